@@ -1,0 +1,70 @@
+"""The scripting driver: one JSON command per input line, one JSON answer per output line.
+
+This is a shell around the model: it parses, asks the session, and prints. Nothing a script
+sends can make it print a traceback or leave the game half-changed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from typing import IO, Any
+
+from .model.commands import parse_command
+from .model.errors import Refused
+from .model.session import GameSession
+from .model.view import state_view
+
+log = logging.getLogger(__name__)
+
+
+class ScriptDriver:
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+
+    def state(self) -> dict[str, Any] | None:
+        if self.session.state is None:
+            return None
+        view = state_view(self.session.state)
+        view["can_undo"] = self.session.can_undo
+        view["can_redo"] = self.session.can_redo
+        return view
+
+    def handle_line(self, line: str) -> dict[str, Any]:
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError) as error:
+            return self._refusal(f"that line is not valid JSON ({_short(error)})")
+        try:
+            command = parse_command(data)
+            events, _ = self.session.execute(command)
+        except Refused as refusal:
+            return self._refusal(str(refusal))
+        except Exception:  # a bug must not cost the game: the session is unchanged
+            log.exception("command failed: %s", line.strip())
+            return self._refusal("internal error: the command was not carried out")
+        return {"ok": True, "events": [event.to_dict() for event in events],
+                "state": self.state()}
+
+    def _refusal(self, reason: str) -> dict[str, Any]:
+        return {"ok": False, "error": reason, "state": self.state()}
+
+    def run(self, lines: IO[bytes], out: IO[str]) -> None:
+        for raw in lines:
+            line = raw.decode("utf-8", errors="replace")
+            answer = self.handle_line(line)
+            out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+            out.flush()
+
+
+def _short(error: Exception) -> str:
+    return str(error).split("\n")[0][:120]
+
+
+def run_script(session: GameSession) -> int:
+    if sys.stdin.isatty():
+        print('companion script: type one JSON command per line, e.g. {"cmd": "new_game", '
+              '"players": 2}; end with Ctrl-D.', file=sys.stderr)
+    ScriptDriver(session).run(sys.stdin.buffer, sys.stdout)
+    return 0

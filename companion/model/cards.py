@@ -1,0 +1,135 @@
+"""The invader cards and the deck-order strings that say how a deck is stacked.
+
+Pure data and pure functions: nothing here knows about the table, the screen or a file.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+TERRAINS = ("jungle", "mountain", "sands", "wetland", "coastal")
+
+TERRAIN_NAMES = {
+    "jungle": "Jungle",
+    "mountain": "Mountain",
+    "sands": "Sands",
+    "wetland": "Wetland",
+    "coastal": "Coastal Lands",
+}
+
+
+@dataclass(frozen=True)
+class InvaderCard:
+    id: str
+    stage: int
+    terrains: tuple[str, ...]
+    escalation: bool
+
+    @property
+    def name(self) -> str:
+        return " + ".join(TERRAIN_NAMES[t] for t in self.terrains)
+
+
+def _card(card_id: str, escalation: bool = False) -> InvaderCard:
+    numeral, _, rest = card_id.partition("-")
+    return InvaderCard(card_id, len(numeral), tuple(rest.split("-")), escalation)
+
+
+INVADER_CARDS: dict[str, InvaderCard] = {
+    c.id: c
+    for c in (
+        _card("I-jungle"),
+        _card("I-mountain"),
+        _card("I-sands"),
+        _card("I-wetland"),
+        # Every Stage II card but Coastal Lands carries the escalation flag.
+        _card("II-jungle", escalation=True),
+        _card("II-mountain", escalation=True),
+        _card("II-sands", escalation=True),
+        _card("II-wetland", escalation=True),
+        _card("II-coastal"),
+        _card("III-jungle-mountain"),
+        _card("III-jungle-sands"),
+        _card("III-jungle-wetland"),
+        _card("III-mountain-sands"),
+        _card("III-mountain-wetland"),
+        _card("III-sands-wetland"),
+    )
+}
+
+DEFAULT_DECK_ORDER = "111-2222-33333"
+
+# Deck-order letters that stand for one fixed card rather than a random card of a stage.
+FIXED_CARD_LETTERS = {"C": "II-coastal"}
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    """One position in the invader deck: its stage, and the card if the app knows it.
+
+    In a virtual deck every card is known. In a physical deck only fixed cards (such as the
+    Coastal Lands card an adversary places) are known until the players reveal them.
+    """
+
+    stage: int
+    card: str | None = None
+
+
+def cards_of_stage(stage: int) -> list[str]:
+    return [c.id for c in INVADER_CARDS.values() if c.stage == stage]
+
+
+def parse_deck_order(order: str) -> tuple[DeckEntry, ...]:
+    """Read a deck-order string (top of the deck first) into deck positions.
+
+    `1`, `2`, `3` stand for a random card of that stage, `C` for the Stage II Coastal Lands card;
+    dashes and spaces only group positions for the eye. Raises ValueError with a reason.
+    """
+    if not isinstance(order, str):
+        raise ValueError("the deck order must be a string such as 111-2222-33333")
+    entries: list[DeckEntry] = []
+    for letter in order:
+        if letter in "- ":
+            continue
+        if letter in "123":
+            entries.append(DeckEntry(int(letter)))
+        elif letter.upper() in FIXED_CARD_LETTERS:
+            card = INVADER_CARDS[FIXED_CARD_LETTERS[letter.upper()]]
+            entries.append(DeckEntry(card.stage, card.id))
+        else:
+            raise ValueError(
+                f"the deck order {order!r} has {letter!r}; use 1, 2, 3 for a card of that stage, "
+                "C for the Coastal Lands card, and dashes to group them"
+            )
+    if not entries:
+        raise ValueError("the deck order names no cards")
+    fixed = [e.card for e in entries if e.card]
+    if len(fixed) != len(set(fixed)):
+        raise ValueError(f"the deck order {order!r} places the same fixed card twice")
+    for stage in (1, 2, 3):
+        wanted = sum(1 for e in entries if e.stage == stage)
+        if wanted > len(cards_of_stage(stage)):
+            raise ValueError(
+                f"the deck order {order!r} needs {wanted} Stage {'I' * stage} cards, "
+                f"but there are only {len(cards_of_stage(stage))}"
+            )
+    return tuple(entries)
+
+
+def build_virtual_deck(
+    order: tuple[DeckEntry, ...], rng: random.Random
+) -> tuple[tuple[DeckEntry, ...], tuple[str, ...]]:
+    """Shuffle each stage and deal the deck the order asks for.
+
+    Returns the deck (every card known, top first) and the cards set aside unseen.
+    """
+    fixed = {e.card for e in order if e.card}
+    piles: dict[int, list[str]] = {}
+    for stage in (1, 2, 3):
+        pile = [c for c in cards_of_stage(stage) if c not in fixed]
+        rng.shuffle(pile)
+        piles[stage] = pile
+    deck = tuple(e if e.card else DeckEntry(e.stage, piles[e.stage].pop()) for e in order)
+    set_aside = tuple(card for stage in (1, 2, 3) for card in piles[stage])
+    return deck, set_aside

@@ -1,0 +1,237 @@
+"""What players can ask of the game: small frozen commands, and reading them from plain dicts.
+
+`parse_command` turns one JSON object (as the driver and the store hold it) into a command,
+or raises `Refused` with a sentence a player can act on. `command_to_dict` is its inverse, so a
+command log can be written out and read back to the same commands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from .errors import Refused
+
+
+@dataclass(frozen=True)
+class Command:
+    name: ClassVar[str]
+
+
+@dataclass(frozen=True)
+class NewGame(Command):
+    name: ClassVar[str] = "new_game"
+    players: int
+    mode: str = "advanced"
+    deck: str = "virtual"
+    seed: int | None = None
+    blight_card: str | None = None
+    deck_order: str | None = None
+    fear_split: tuple[int, ...] | None = None
+    island_blight: int | None = None
+
+
+@dataclass(frozen=True)
+class Next(Command):
+    name: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True)
+class GenerateFear(Command):
+    name: ClassVar[str] = "fear"
+    amount: int = 1
+
+
+@dataclass(frozen=True)
+class Destroy(Command):
+    name: ClassVar[str] = "destroy"
+    piece: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Reveal(Command):
+    name: ClassVar[str] = "reveal"
+    card: str
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class AddBlight(Command):
+    name: ClassVar[str] = "blight"
+    amount: int = 1
+
+
+@dataclass(frozen=True)
+class Heal(Command):
+    name: ClassVar[str] = "heal"
+    amount: int = 1
+
+
+@dataclass(frozen=True)
+class ResolveFear(Command):
+    name: ClassVar[str] = "resolve_fear"
+
+
+@dataclass(frozen=True)
+class Declare(Command):
+    name: ClassVar[str] = "declare"
+    result: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Score(Command):
+    name: ClassVar[str] = "score"
+    dahan: int
+    blight_on_island: int | None = None
+
+
+@dataclass(frozen=True)
+class Effect(Command):
+    """Several quick changes that one power or card causes at once.
+
+    They are applied together; if the same effect both wins and loses the game, the result is a
+    sacrifice victory.
+    """
+
+    name: ClassVar[str] = "effect"
+    commands: tuple[Command, ...]
+
+
+@dataclass(frozen=True)
+class Undo(Command):
+    name: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True)
+class Redo(Command):
+    name: ClassVar[str] = "redo"
+
+
+@dataclass(frozen=True)
+class ShowState(Command):
+    name: ClassVar[str] = "state"
+
+
+COMMANDS: dict[str, type[Command]] = {
+    c.name: c
+    for c in (
+        NewGame,
+        Next,
+        GenerateFear,
+        Destroy,
+        Reveal,
+        AddBlight,
+        Heal,
+        ResolveFear,
+        Declare,
+        Score,
+        Effect,
+        Undo,
+        Redo,
+        ShowState,
+    )
+}
+
+# The quick changes an `effect` may bundle.
+EFFECT_PARTS = (GenerateFear, Destroy, AddBlight, Heal)
+
+# A sanity bound: no single table action moves more than this many markers.
+MAX_AMOUNT = 1000
+
+
+def _whole_number(cmd: str, key: str, value: Any, low: int, high: int) -> int:
+    # bool is an int in Python; `true` is not a number of anything.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(f"'{cmd}': {key} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise Refused(f"'{cmd}': {key} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
+    if not isinstance(value, str):
+        raise Refused(f"'{cmd}': {key} must be text, not {value!r}")
+    if choices is not None and value not in choices:
+        raise Refused(f"'{cmd}': {key} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def _parse_field(cmd: str, key: str, value: Any) -> Any:
+    """Check one field's value; the checks are per field name so every command shares them."""
+    if key in ("amount", "count"):
+        return _whole_number(cmd, key, value, 1, MAX_AMOUNT)
+    if key in ("dahan", "blight_on_island", "island_blight"):
+        return _whole_number(cmd, key, value, 0, MAX_AMOUNT)
+    if key == "players":
+        return _whole_number(cmd, key, value, 1, 6)
+    if key == "seed":
+        return _whole_number(cmd, key, value, 0, 2**63 - 1)
+    if key == "mode":
+        return _text(cmd, key, value, ("beginner", "advanced"))
+    if key == "deck":
+        return _text(cmd, key, value, ("virtual", "physical"))
+    if key == "piece":
+        return _text(cmd, key, value, ("town", "city"))
+    if key == "result":
+        return _text(cmd, key, value, ("victory", "defeat", "sacrifice"))
+    if key == "force":
+        if not isinstance(value, bool):
+            raise Refused(f"'{cmd}': force must be true or false, not {value!r}")
+        return value
+    if key == "fear_split":
+        if not isinstance(value, list) or not value:
+            raise Refused(f"'{cmd}': fear_split must be a list such as [3, 3, 3]")
+        split = tuple(_whole_number(cmd, key, v, 0, 20) for v in value)
+        if len(split) != 3 or sum(split) == 0:
+            raise Refused(f"'{cmd}': fear_split needs three counts (terror levels I, II, III)")
+        return split
+    if key == "commands":
+        if not isinstance(value, list) or not value:
+            raise Refused(f"'{cmd}': commands must be a non-empty list of fear, destroy, "
+                          "blight or heal commands")
+        parts = tuple(parse_command(v) for v in value)
+        for part in parts:
+            if not isinstance(part, EFFECT_PARTS):
+                raise Refused(f"'{cmd}': an effect may only combine fear, destroy, blight and "
+                              f"heal, not '{part.name}'")
+        return parts
+    return _text(cmd, key, value)
+
+
+def parse_command(data: Any) -> Command:
+    """Turn a JSON object such as {"cmd": "fear", "amount": 2} into a command."""
+    if not isinstance(data, dict):
+        raise Refused("each line must be a JSON object such as {\"cmd\": \"next\"}")
+    name = data.get("cmd")
+    if not isinstance(name, str):
+        raise Refused("the object has no \"cmd\" field naming the command")
+    cls = COMMANDS.get(name)
+    if cls is None:
+        raise Refused(f"unknown command {name!r}; known commands: {', '.join(COMMANDS)}")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(data) - set(known) - {"cmd"})
+    if unknown:
+        raise Refused(f"'{name}' does not take {', '.join(unknown)}; it takes "
+                      f"{', '.join(known) or 'no fields'}")
+    values = {}
+    for key, f in known.items():
+        if key in data and data[key] is not None:
+            values[key] = _parse_field(name, key, data[key])
+        elif f.default is MISSING:
+            raise Refused(f"'{name}' needs the field {key!r}")
+    return cls(**values)
+
+
+def command_to_dict(command: Command) -> dict[str, Any]:
+    """The plain-dict form of a command; `parse_command` reads it back to an equal command."""
+    out: dict[str, Any] = {"cmd": command.name}
+    for f in fields(command):
+        value = getattr(command, f.name)
+        if value is None or value == f.default:
+            continue
+        if isinstance(value, tuple):
+            value = [command_to_dict(v) if isinstance(v, Command) else v for v in value]
+        out[f.name] = value
+    return out

@@ -1,0 +1,71 @@
+"""The words the game shows players: step prompts and victory conditions, in English.
+
+Kept apart from the rules so that translations can replace this table without touching them.
+Every sentence here is the project's own summary of the rules.
+"""
+
+from __future__ import annotations
+
+VICTORY_CONDITIONS = {
+    1: "no invaders of any kind remain on the island",
+    2: "no towns and no cities remain on the island",
+    3: "no cities remain on the island",
+    4: "every fear card is earned: the invaders flee, and you win at once",
+}
+
+STEP_PROMPTS = {
+    "initial_explore": (
+        "The invaders land: put one explorer in every {terrains} land, then tap Done to lay "
+        "the card on the Build space."
+    ),
+    "growth": "Growth: every Spirit picks one growth option on its panel and carries out all of it.",
+    "gain_energy": (
+        "Energy: every Spirit takes energy equal to the highest number uncovered on its "
+        "energy track."
+    ),
+    "play_cards": (
+        "Choose cards: every Spirit picks power cards, no more than its card plays allow, and "
+        "pays their energy now, slow cards included."
+    ),
+    "fast_powers": (
+        "Fast powers: resolve the fast cards in play and fast innate powers, one at a time, in "
+        "whatever order the table agrees."
+    ),
+    "blighted_island": "The island is blighted: {effect}",
+    "fear": (
+        "Fear: turn the earned fear cards over and resolve them one at a time, oldest first, "
+        "using the effect for terror level {terror_level}. {waiting} left."
+    ),
+    "ravage": (
+        "Ravage in {terrains}: in each such land with invaders, they deal 1 damage per explorer, "
+        "2 per town, 3 per city. Two or more damage to the land adds one blight; every 2 damage "
+        "destroys a dahan; surviving dahan then strike back for 2 each."
+    ),
+    "build": (
+        "Build in {terrains}: each such land with invaders gains a city if it has more towns "
+        "than cities, otherwise a town."
+    ),
+    "explore": (
+        "Explore {terrains}: add one explorer to each such land that holds a town or city, or "
+        "borders one or the ocean. Never two in one land."
+    ),
+    "advance": (
+        "Slide the invader cards one space left: Ravage to the discard, Build to Ravage, "
+        "Explore to Build."
+    ),
+    "slow_powers": (
+        "Slow powers: resolve the slow cards in play and slow innate powers, one at a time."
+    ),
+    "time_passes": (
+        "Time passes: discard the cards played this round, heal all damage to invaders and "
+        "dahan, let elements lapse, and take back markers placed for this round only."
+    ),
+}
+
+AWAITING_REVEAL_PROMPT = (
+    "Turn over the top card of the invader deck ({stage}) and tell the app which one it is."
+)
+
+
+def stage_name(stage: int) -> str:
+    return f"Stage {'I' * stage}"

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The project's task runner: needs nothing but python3 (standard library only).
+
+    python3 tasks.py run [ARGS...]   set up, then start the companion (ARGS go to `companion`)
+    python3 tasks.py test [--quick]  set up, then lint, type-check and run the whole test suite
+    python3 tasks.py bench           set up, then print the model benchmarks
+    python3 tasks.py setup           only create or refresh the virtual environment
+
+Set-up is idempotent: Debian packages the tests need are installed when missing (as root, or
+through sudo), the virtual environment lives in .venv and is refreshed when pyproject.toml
+changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / "bin"
+STAMP = VENV / ".installed-from"
+# Debian packages: venv support for the system python. Later issues add Xvfb and Mesa here.
+APT_PACKAGES = ["python3-venv"]
+
+
+def say(message: str) -> None:
+    print(f"[tasks] {message}", file=sys.stderr, flush=True)
+
+
+def sh(*cmd: str | Path, **kwargs: object) -> None:
+    subprocess.run([str(c) for c in cmd], check=True, **kwargs)  # type: ignore[call-overload]
+
+
+def missing_apt_packages() -> list[str]:
+    if not shutil.which("dpkg-query"):
+        return []
+    missing = []
+    for package in APT_PACKAGES:
+        status = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True
+        )
+        if "install ok installed" not in status.stdout:
+            missing.append(package)
+    return missing
+
+
+def venv_works() -> bool:
+    probe = subprocess.run(
+        [sys.executable, "-c", "import venv, ensurepip"], capture_output=True
+    )
+    return probe.returncode == 0
+
+
+def install_apt(packages: list[str]) -> None:
+    if not packages or not shutil.which("apt-get"):
+        return
+    prefix: list[str] = []
+    if os.geteuid() != 0:
+        if not shutil.which("sudo"):
+            say(f"please install these Debian packages as root: {' '.join(packages)}")
+            return
+        prefix = ["sudo"]
+    say(f"installing Debian packages: {' '.join(packages)}")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    sh(*prefix, "apt-get", "update", "-qq", env=env)
+    sh(*prefix, "apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages, env=env)
+
+
+def setup() -> None:
+    # The system python's venv needs python3-venv on Debian; a pyenv or venv python has it.
+    needed = [p for p in missing_apt_packages() if p != "python3-venv" or not venv_works()]
+    install_apt(needed)
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text().strip() == wanted and (BIN / "companion").exists():
+        return
+    if not (BIN / "python").exists():
+        say("creating the virtual environment in .venv")
+        sh(sys.executable, "-m", "venv", VENV)
+    say("installing the companion and its test tools into .venv")
+    sh(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    sh(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]")
+    STAMP.write_text(wanted)
+
+
+def run(args: list[str]) -> int:
+    setup()
+    return subprocess.call([str(BIN / "companion"), *args])
+
+
+def test(args: list[str]) -> int:
+    setup()
+    quick = "--quick" in args
+    rest = [a for a in args if a != "--quick"]
+    steps: list[list[str]] = [
+        [str(BIN / "ruff"), "check", "companion", "tests", "tasks.py"],
+        [str(BIN / "mypy")],
+        [str(BIN / "pytest"), *(["-m", "not slow"] if quick else []), *rest],
+    ]
+    for step in steps:
+        say(" ".join(Path(step[0]).name if i == 0 else s for i, s in enumerate(step)))
+        code = subprocess.call(step, cwd=ROOT)
+        if code != 0:
+            return code
+    return 0
+
+
+def bench(args: list[str]) -> int:
+    setup()
+    return subprocess.call([str(BIN / "python"), "-m", "tests.benchmarks.bench_model", *args],
+                           cwd=ROOT)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("run", "test", "bench", "setup"):
+        print(__doc__)
+        return 2
+    task, args = argv[0], argv[1:]
+    if task == "setup":
+        setup()
+        return 0
+    return {"run": run, "test": test, "bench": bench}[task](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
