@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
         "script",
         help="play a game headless: JSON commands on stdin, JSON answers on stdout",
         description="Reads one JSON command per line and answers each with one JSON line. "
-        "See docs/driver.md for the protocol.",
+        "The README describes the protocol.",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,

@@ -54,6 +54,7 @@ def start(command: c.NewGame) -> tuple[GameState, Events]:
     setup = _setup_from(command)
     rng = random.Random(setup.seed)
     entries = parse_deck_order(setup.deck_order)
+    set_aside: tuple[str | None, ...]
     if setup.deck == "virtual":
         deck, set_aside = build_virtual_deck(entries, rng)
     else:
@@ -99,7 +100,7 @@ def _setup_from(command: c.NewGame) -> Setup:
     if command.blight_card is not None and command.blight_card not in BLIGHT_CARDS:
         raise Refused(f"unknown blight card {command.blight_card!r}; known cards: "
                       f"{', '.join(BLIGHT_CARDS)}")
-    deck_order = command.deck_order or DEFAULT_DECK_ORDER
+    deck_order = DEFAULT_DECK_ORDER if command.deck_order is None else command.deck_order
     try:
         parse_deck_order(deck_order)
     except ValueError as error:
@@ -126,8 +127,9 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
         return _score(state, command)
     if state.is_over:
         assert state.outcome is not None
-        raise Refused(f"the game is over ({state.outcome.result}: {state.outcome.detail}); "
-                      "undo to take back the last action, or start a new game")
+        ended = f"{state.outcome.result}: {state.outcome.detail.rstrip('.')}"
+        raise Refused(f"the game is over ({ended}); undo to take back the last action, "
+                      "or start a new game")
     events: Events = []
     ends: list[Ending] = []
     if isinstance(command, c.Next):

@@ -18,7 +18,9 @@ STEP_PROMPTS = {
         "The invaders land: put one explorer in every {terrains} land, then tap Done to lay "
         "the card on the Build space."
     ),
-    "growth": "Growth: every Spirit picks one growth option on its panel and carries out all of it.",
+    "growth": (
+        "Growth: every Spirit picks one growth option on its panel and carries out all of it."
+    ),
     "gain_energy": (
         "Energy: every Spirit takes energy equal to the highest number uncovered on its "
         "energy track."
