@@ -39,9 +39,9 @@ STEP_PROMPTS = {
         "using the effect for terror level {terror_level}. {waiting} left."
     ),
     "ravage": (
-        "Ravage in {terrains}: in each such land with invaders, they deal 1 damage per explorer, "
-        "2 per town, 3 per city. Two or more damage to the land adds one blight; every 2 damage "
-        "destroys a dahan; surviving dahan then strike back for 2 each."
+        "Ravage in {terrains}: wherever such a land has invaders, add up their damage (an "
+        "explorer deals 1, a town 2, a city 3). Two or more damage to the land adds one blight; "
+        "every 2 damage destroys a dahan; surviving dahan then strike back for 2 each."
     ),
     "build": (
         "Build in {terrains}: each such land with invaders gains a city if it has more towns "
