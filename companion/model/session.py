@@ -1,19 +1,33 @@
 """One game's history: the current state, what was done to reach it, undo and redo.
 
-The session is the model's only stateful object. It keeps every earlier state (they are
-immutable values, so keeping them is cheap), which makes undo exact and without limit.
+The session is the model's only stateful object. It keeps the state before every command still
+in effect (states are immutable values, so keeping them is cheap), which makes undo exact and
+without limit. A session restored from a snapshot knows those commands but not yet the states
+between them; it rebuilds them by replay the first time an undo reaches that far back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from . import commands as c
 from . import events as e
+from .codec import state_from_record, state_to_record
 from .errors import Refused
 from .game import decide, start
 from .state import GameState
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Everything `GameSession.rollback` needs to put the session back where it was."""
+
+    state: GameState | None
+    done: tuple[tuple[GameState | None, c.Command], ...]
+    undone: tuple[c.Command, ...]
+    started_with: c.NewGame | None
 
 
 class GameSession:
@@ -21,16 +35,19 @@ class GameSession:
         self._seed_source = seed_source
         """Where a new game's seed comes from when the command names none (the shell's RNG)."""
         self.state: GameState | None = None
-        self._past: list[tuple[GameState, c.Command]] = []
-        self._future: list[tuple[GameState, c.Command]] = []
+        self._started_with: c.NewGame | None = None
+        self._done: list[tuple[GameState | None, c.Command]] = []
+        """Commands in effect, each with the state before it (None until rebuilt)."""
+        self._undone: list[c.Command] = []
+        """Commands taken back by undo, the most recent last: what redo applies again."""
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._past)
+        return bool(self._done)
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._future)
+        return bool(self._undone)
 
     def execute(self, command: c.Command) -> tuple[list[e.Event], c.Command | None]:
         """Carry out a command; return its events and the command as it belongs in the log.
@@ -45,32 +62,92 @@ class GameSession:
             if command.seed is None:
                 command = replace(command, seed=self._seed_source())
             self.state, events = start(command)
-            self._past.clear()
-            self._future.clear()
+            self._started_with = command
+            self._done.clear()
+            self._undone.clear()
             return events, command
         if self.state is None:
             raise Refused("no game is running: start one with new_game")
         if isinstance(command, c.Undo):
-            if not self._past:
+            if not self._done:
                 raise Refused("there is nothing to undo in this game")
-            previous, undone = self._past.pop()
-            self._future.append((self.state, undone))
-            self.state = previous
+            before, undone = self._done[-1]
+            if before is None:
+                before = self._rebuild_before(len(self._done) - 1)
+            self._done.pop()
+            self._undone.append(undone)
+            self.state = before
             return [e.Undone(c.command_to_dict(undone))], command
         if isinstance(command, c.Redo):
-            if not self._future:
+            if not self._undone:
                 raise Refused("there is nothing to redo")
-            following, redone = self._future.pop()
-            self._past.append((self.state, redone))
-            self.state = following
+            redone = self._undone[-1]
+            # The model is deterministic, so applying the command again gives the same state.
+            new_state, _ = decide(self.state, redone)
+            self._undone.pop()
+            self._done.append((self.state, redone))
+            self.state = new_state
             return [e.Redone(c.command_to_dict(redone))], command
         new_state, events = decide(self.state, command)
-        self._past.append((self.state, command))
-        self._future.clear()
+        self._done.append((self.state, command))
+        self._undone.clear()
         self.state = new_state
         return events, command
+
+    def _rebuild_before(self, index: int) -> GameState:
+        """The state before the `index`-th command in effect, replaying from the last one known."""
+        known = index
+        while known >= 0 and self._done[known][0] is None:
+            known -= 1
+        if known < 0:
+            assert self._started_with is not None
+            state, _ = start(self._started_with)
+            known = 0
+        else:
+            state = self._done[known][0]  # type: ignore[assignment]
+        for i in range(known, index):
+            command = self._done[i][1]
+            self._done[i] = (state, command)
+            state, _ = decide(state, command)
+        self._done[index] = (state, self._done[index][1])
+        return state
 
     def replay(self, log: Iterable[c.Command]) -> None:
         """Bring the session to the end of a command log written by `execute`."""
         for command in log:
             self.execute(command)
+
+    # --- for the store ----------------------------------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(self.state, tuple(self._done), tuple(self._undone), self._started_with)
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        """Forget everything since `checkpoint` (used when a change could not be saved)."""
+        self.state = checkpoint.state
+        self._done = list(checkpoint.done)
+        self._undone = list(checkpoint.undone)
+        self._started_with = checkpoint.started_with
+
+    def snapshot(self) -> dict[str, Any]:
+        """The session as JSON-ready data: the state, and the commands undo and redo need."""
+        if self.state is None or self._started_with is None:
+            raise ValueError("no game to snapshot")
+        return {
+            "started_with": c.command_to_dict(self._started_with),
+            "state": state_to_record(self.state),
+            "done": [c.command_to_dict(command) for _, command in self._done],
+            "undone": [c.command_to_dict(command) for command in self._undone],
+        }
+
+    @classmethod
+    def restore(cls, snapshot: dict[str, Any], seed_source: Callable[[], int]) -> GameSession:
+        session = cls(seed_source)
+        started_with = c.parse_command(snapshot["started_with"])
+        if not isinstance(started_with, c.NewGame):
+            raise ValueError("a snapshot must start with new_game")
+        session._started_with = started_with
+        session.state = state_from_record(snapshot["state"])
+        session._done = [(None, c.parse_command(d)) for d in snapshot["done"]]
+        session._undone = [c.parse_command(d) for d in snapshot["undone"]]
+        return session
