@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
+from pathlib import Path
 
-from .model.session import GameSession
+from .service import GameService
+from .store import GameStore
+
+log = logging.getLogger(__name__)
 
 
 def new_seed() -> int:
@@ -12,5 +17,17 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def build_session() -> GameSession:
-    return GameSession(seed_source=new_seed)
+def build_service(db_path: Path | None) -> tuple[GameService, list[str]]:
+    """A service over the database file at `db_path`, or over memory when it is None.
+
+    Returns the notices a person should see (a damaged database moved aside, …).
+    """
+    if db_path is None:
+        store, notices = GameStore.in_memory(), list[str]()
+    else:
+        store, notices = GameStore.open(db_path)
+    for notice in notices:
+        log.warning("%s", notice)
+    service = GameService(store, seed_source=new_seed)
+    service.resume_latest()
+    return service, notices

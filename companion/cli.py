@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from . import __version__
-from .bootstrap import build_session
+from .bootstrap import build_service
 from .driver import run_script
+from .store import StoreError, default_database_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,18 +19,30 @@ def main(argv: list[str] | None = None) -> int:
         description="Table companion for Spirit Island.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--db", type=Path, default=None,
+                        help=f"the games database (default: {default_database_path()})")
     commands = parser.add_subparsers(dest="command")
-    commands.add_parser(
+    script = commands.add_parser(
         "script",
         help="play a game headless: JSON commands on stdin, JSON answers on stdout",
         description="Reads one JSON command per line and answers each with one JSON line. "
-        "The README describes the protocol.",
+        "The README describes the protocol. Without --db the games live in memory only.",
     )
+    script.add_argument("--db", type=Path, default=None, dest="script_db",
+                        help="save every acknowledged command to this SQLite file and resume "
+                        "its unfinished game on start")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
-    # Until the touchscreen app lands, running `companion` alone starts the driver.
-    if args.command in (None, "script"):
-        return run_script(build_session())
-    parser.error(f"unknown command {args.command}")
-    return 2
+    if args.command == "script":
+        db_path = args.script_db or args.db
+    else:
+        # The app keeps its games in the platform's user-data folder. Until the touchscreen
+        # lands, running `companion` alone starts the driver on that database.
+        db_path = args.db or default_database_path()
+    try:
+        service, _ = build_service(db_path)
+    except StoreError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 1
+    return run_script(service)

@@ -1,7 +1,8 @@
 """The scripting driver: one JSON command per input line, one JSON answer per output line.
 
-This is a shell around the model: it parses, asks the session, and prints. Nothing a script
-sends can make it print a traceback or leave the game half-changed.
+This is a shell around the game service: it parses, asks, and prints. Nothing a script sends
+can make it print a traceback or leave the game half-changed, and with a database an answer is
+printed only once the command is on disk.
 """
 
 from __future__ import annotations
@@ -11,24 +12,25 @@ import logging
 import sys
 from typing import IO, Any
 
-from .model.commands import parse_command
 from .model.errors import Refused
-from .model.session import GameSession
 from .model.view import state_view
+from .service import GameService
 
 log = logging.getLogger(__name__)
 
 
 class ScriptDriver:
-    def __init__(self, session: GameSession) -> None:
-        self.session = session
+    def __init__(self, service: GameService) -> None:
+        self.service = service
 
     def state(self) -> dict[str, Any] | None:
-        if self.session.state is None:
+        session = self.service.session
+        if session.state is None:
             return None
-        view = state_view(self.session.state)
-        view["can_undo"] = self.session.can_undo
-        view["can_redo"] = self.session.can_redo
+        view = state_view(session.state)
+        view["can_undo"] = session.can_undo
+        view["can_redo"] = session.can_redo
+        view["game"] = self.service.game_id
         return view
 
     def handle_line(self, line: str) -> dict[str, Any]:
@@ -37,15 +39,14 @@ class ScriptDriver:
         except (ValueError, RecursionError) as error:
             return self._refusal(f"that line is not valid JSON ({_short(error)})")
         try:
-            command = parse_command(data)
-            events, _ = self.session.execute(command)
+            reply = self.service.handle(self.service.parse(data))
         except Refused as refusal:
             return self._refusal(str(refusal))
         except Exception:  # a bug must not cost the game: the session is unchanged
             log.exception("command failed: %s", line.strip())
             return self._refusal("internal error: the command was not carried out")
-        return {"ok": True, "events": [event.to_dict() for event in events],
-                "state": self.state()}
+        return {"ok": True, "events": [event.to_dict() for event in reply.events],
+                **reply.extra, "state": self.state()}
 
     def _refusal(self, reason: str) -> dict[str, Any]:
         return {"ok": False, "error": reason, "state": self.state()}
@@ -62,9 +63,9 @@ def _short(error: Exception) -> str:
     return str(error).split("\n")[0][:120]
 
 
-def run_script(session: GameSession) -> int:
+def run_script(service: GameService) -> int:
     if sys.stdin.isatty():
         print('companion script: type one JSON command per line, e.g. {"cmd": "new_game", '
               '"players": 2}; end with Ctrl-D.', file=sys.stderr)
-    ScriptDriver(session).run(sys.stdin.buffer, sys.stdout)
+    ScriptDriver(service).run(sys.stdin.buffer, sys.stdout)
     return 0

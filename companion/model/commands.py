@@ -164,6 +164,8 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _whole_number(cmd, key, value, 1, MAX_AMOUNT)
     if key in ("dahan", "blight_on_island", "island_blight"):
         return _whole_number(cmd, key, value, 0, MAX_AMOUNT)
+    if key == "game":
+        return _whole_number(cmd, key, value, 1, 2**62)
     if key == "players":
         return _whole_number(cmd, key, value, 1, 6)
     if key == "seed":
@@ -176,9 +178,9 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _text(cmd, key, value, ("town", "city"))
     if key == "result":
         return _text(cmd, key, value, ("victory", "defeat", "sacrifice"))
-    if key == "force":
+    if key in ("force", "confirm"):
         if not isinstance(value, bool):
-            raise Refused(f"'{cmd}': force must be true or false, not {value!r}")
+            raise Refused(f"'{cmd}': {key} must be true or false, not {value!r}")
         return value
     if key == "fear_split":
         if not isinstance(value, list) or not value:
@@ -200,16 +202,20 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
     return _text(cmd, key, value)
 
 
-def parse_command(data: Any) -> Command:
-    """Turn a JSON object such as {"cmd": "fear", "amount": 2} into a command."""
+def parse_command(data: Any, registry: dict[str, type[Command]] | None = None) -> Command:
+    """Turn a JSON object such as {"cmd": "fear", "amount": 2} into a command.
+
+    `registry` lets a shell add commands of its own (saving, listing games) to the game's.
+    """
+    registry = COMMANDS if registry is None else registry
     if not isinstance(data, dict):
         raise Refused("each line must be a JSON object such as {\"cmd\": \"next\"}")
     name = data.get("cmd")
     if not isinstance(name, str):
         raise Refused("the object has no \"cmd\" field naming the command")
-    cls = COMMANDS.get(name)
+    cls = registry.get(name)
     if cls is None:
-        raise Refused(f"unknown command {name!r}; known commands: {', '.join(COMMANDS)}")
+        raise Refused(f"unknown command {name!r}; known commands: {', '.join(registry)}")
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(data) - set(known) - {"cmd"})
     if unknown:

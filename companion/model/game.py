@@ -390,6 +390,8 @@ def _add_blight(state: GameState, amount: int, events: Events, ends: list[Ending
     on_card, on_island, side = blight.on_card, blight.on_island, blight.side
     flipped: e.Event | None = None
     for _ in range(amount):
+        if on_card == 0:  # already lost earlier in the same effect: nothing left to take
+            break
         on_card, on_island = on_card - 1, on_island + 1
         if on_card > 0:
             continue

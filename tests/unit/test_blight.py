@@ -92,3 +92,12 @@ def test_more_blight_cannot_be_removed_than_lies_on_the_island() -> None:
     with pytest.raises(Refused, match="only 1 blight is on the island"):
         do(session, "heal", amount=2)
     assert state(session).blight.on_island == 1
+
+
+def test_an_effect_cannot_take_blight_from_an_empty_card() -> None:
+    session = new_session(players=1, mode="beginner", island_blight=0)
+    do(session, "effect", commands=[{"cmd": "blight", "amount": 5},
+                                    {"cmd": "blight", "amount": 4}])
+    blight = state(session).blight
+    assert (blight.on_card, blight.on_island) == (0, 6)
+    assert state(session).outcome is not None and state(session).outcome.reason == "blight"

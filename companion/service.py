@@ -1,0 +1,311 @@
+"""The game service: the session and the store together, plus the commands about saved games.
+
+A command the model accepts is made durable before `handle` returns; if saving fails the
+session is put back as it was and the command is refused. The driver and (later) the
+touchscreen both talk to this one object.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .model import commands as c
+from .model.codec import state_from_record, state_to_record
+from .model.errors import Refused
+from .model.events import Event
+from .model.session import GameSession
+from .model.state import GameState
+from .store import GameStore, StoreError
+
+EXPORT_FORMAT = "spirit-island-companion/game"
+EXPORT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ListGames(c.Command):
+    name: ClassVar[str] = "games"
+
+
+@dataclass(frozen=True)
+class Resume(c.Command):
+    name: ClassVar[str] = "resume"
+    game: int
+
+
+@dataclass(frozen=True)
+class Abandon(c.Command):
+    name: ClassVar[str] = "abandon"
+    game: int | None = None
+
+
+@dataclass(frozen=True)
+class Delete(c.Command):
+    name: ClassVar[str] = "delete"
+    game: int
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
+class History(c.Command):
+    name: ClassVar[str] = "history"
+
+
+@dataclass(frozen=True)
+class Stats(c.Command):
+    name: ClassVar[str] = "stats"
+
+
+@dataclass(frozen=True)
+class Export(c.Command):
+    name: ClassVar[str] = "export"
+    path: str
+    game: int | None = None
+
+
+@dataclass(frozen=True)
+class Import(c.Command):
+    name: ClassVar[str] = "import"
+    path: str
+
+
+SERVICE_COMMANDS: dict[str, type[c.Command]] = {
+    **c.COMMANDS,
+    **{cls.name: cls for cls in (ListGames, Resume, Abandon, Delete, History, Stats, Export,
+                                 Import)},
+}
+
+
+@dataclass
+class Reply:
+    events: list[Event] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Answers to questions about saved games: `games`, `history`, `stats`, `exported`, …"""
+
+
+class GameService:
+    def __init__(self, store: GameStore, seed_source: Callable[[], int]) -> None:
+        self.store = store
+        self._seed_source = seed_source
+        self.session = GameSession(seed_source)
+        self.game_id: int | None = None
+
+    @property
+    def state(self) -> GameState | None:
+        return self.session.state
+
+    def parse(self, data: Any) -> c.Command:
+        return c.parse_command(data, SERVICE_COMMANDS)
+
+    # --- resuming ---------------------------------------------------------------------------
+
+    def resume_latest(self) -> bool:
+        """Load the most recent unfinished game, if there is one."""
+        game_id = self.store.latest_active_game()
+        if game_id is None:
+            return False
+        self._load(game_id)
+        return True
+
+    def _load(self, game_id: int) -> None:
+        logged = self.store.load(game_id)
+        try:
+            if logged.snapshot is not None:
+                session = GameSession.restore(logged.snapshot, self._seed_source)
+            else:
+                session = GameSession(self._seed_source)
+            for data in logged.commands:
+                session.execute(c.parse_command(data))
+        except (Refused, ValueError, KeyError, TypeError) as error:
+            raise StoreError(f"game {game_id} in {self.store.location} cannot be replayed: "
+                             f"{error}") from None
+        self.session, self.game_id = session, game_id
+
+    # --- commands ---------------------------------------------------------------------------
+
+    def handle(self, command: c.Command) -> Reply:
+        """Carry out one command; raises Refused (nothing changed) when it cannot be done."""
+        try:
+            if isinstance(command, ListGames):
+                return Reply(extra={"games": self.store.games()})
+            if isinstance(command, History):
+                return Reply(extra={"history": self.history()})
+            if isinstance(command, Stats):
+                return Reply(extra={"stats": self.stats()})
+            if isinstance(command, Resume):
+                self.store.game(command.game)
+                self._load(command.game)
+                return Reply(extra={"game": command.game})
+            if isinstance(command, Abandon):
+                return self._abandon(command)
+            if isinstance(command, Delete):
+                return self._delete(command)
+            if isinstance(command, Export):
+                return Reply(extra={"exported": self._export(command)})
+            if isinstance(command, Import):
+                return Reply(extra={"imported": self._import(Path(command.path))})
+            return self._play(command)
+        except StoreError as error:
+            raise Refused(str(error)) from None
+
+    def _play(self, command: c.Command) -> Reply:
+        checkpoint = self.session.checkpoint()
+        events, logged = self.session.execute(command)
+        if logged is None:
+            return Reply(events)
+        try:
+            self._save(logged)
+        except StoreError:
+            self.session.rollback(checkpoint)
+            raise
+        return Reply(events)
+
+    def _save(self, logged: c.Command) -> None:
+        state = self.session.state
+        assert state is not None
+        summary = game_summary(state)
+        if isinstance(logged, c.NewGame):
+            self.game_id = self.store.create_game(c.command_to_dict(logged), summary)
+            return
+        assert self.game_id is not None
+        self.store.append(self.game_id, c.command_to_dict(logged), summary,
+                          self.session.snapshot)
+
+    def _current_or(self, game: int | None) -> int:
+        game_id = game if game is not None else self.game_id
+        if game_id is None:
+            raise Refused("no game is loaded: name one with \"game\"")
+        return game_id
+
+    def _abandon(self, command: Abandon) -> Reply:
+        game_id = self._current_or(command.game)
+        if self.store.game(game_id)["status"] == "finished":
+            raise Refused(f"game {game_id} is finished; it stays in the history")
+        self.store.set_status(game_id, "abandoned")
+        if game_id == self.game_id:
+            self.session, self.game_id = GameSession(self._seed_source), None
+        return Reply(extra={"abandoned": game_id})
+
+    def _delete(self, command: Delete) -> Reply:
+        self.store.game(command.game)
+        if not command.confirm:
+            raise Refused(f"deleting game {command.game} cannot be undone: send "
+                          "\"confirm\": true to delete it")
+        self.store.delete_game(command.game)
+        if command.game == self.game_id:
+            self.session, self.game_id = GameSession(self._seed_source), None
+        return Reply(extra={"deleted": command.game})
+
+    # --- history and statistics -------------------------------------------------------------
+
+    def history(self) -> list[dict[str, Any]]:
+        finished = [g for g in self.store.games() if g["status"] == "finished"]
+        return sorted(finished, key=lambda g: (g["finished_at"] or "", g["id"]), reverse=True)
+
+    def stats(self) -> dict[str, Any]:
+        played = self.history()
+        groups: dict[tuple[str | None, int | None], list[dict[str, Any]]] = {}
+        for game in played:
+            groups.setdefault((game["adversary"], game["adversary_level"]), []).append(game)
+        return {
+            **_tally(played),
+            "by_adversary": [
+                {"adversary": adversary, "level": level, **_tally(games)}
+                for (adversary, level), games in sorted(
+                    groups.items(), key=lambda item: (item[0][0] or "", item[0][1] or 0))
+            ],
+        }
+
+    # --- export and import ------------------------------------------------------------------
+
+    def _export(self, command: Export) -> dict[str, Any]:
+        game_id = self._current_or(command.game)
+        log = self.store.full_log(game_id)
+        session = _replay(log, self._seed_source)
+        assert session.state is not None
+        document = {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "exported_at": datetime.now(UTC).isoformat(),
+            "game": {k: v for k, v in self.store.game(game_id).items() if k != "id"},
+            "setup": log[0],
+            "log": log,
+            "final_state": state_to_record(session.state),
+        }
+        path = Path(command.path).expanduser()
+        try:
+            path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise Refused(f"could not write {path}: {error.strerror}") from None
+        return {"game": game_id, "path": str(path), "commands": len(log)}
+
+    def _import(self, path: Path) -> dict[str, Any]:
+        try:
+            document = json.loads(path.expanduser().read_text(encoding="utf-8"))
+        except OSError as error:
+            raise Refused(f"could not read {path}: {error.strerror}") from None
+        except ValueError as error:
+            raise Refused(f"{path} is not a JSON file ({error})") from None
+        if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+            raise Refused(f"{path} is not an exported companion game")
+        if document.get("version") != EXPORT_VERSION:
+            raise Refused(f"{path} is an export of version {document.get('version')!r}; this "
+                          f"companion reads version {EXPORT_VERSION}")
+        log = document.get("log")
+        if not isinstance(log, list) or not log:
+            raise Refused(f"{path} holds no command log")
+        try:
+            session = _replay(log, self._seed_source)
+            expected = state_from_record(document["final_state"])
+        except (Refused, ValueError, KeyError, TypeError) as error:
+            raise Refused(f"{path} does not replay: {error}") from None
+        if session.state != expected:
+            raise Refused(f"{path} does not replay to the result it records; it was not "
+                          "imported")
+        assert session.state is not None
+        summary = game_summary(session.state)
+        game_id = self.store.import_game(log, summary)
+        return {"game": game_id, "commands": len(log), "status": summary["status"]}
+
+
+def _replay(log: list[Any], seed_source: Callable[[], int]) -> GameSession:
+    session = GameSession(seed_source)
+    first = c.parse_command(log[0])
+    if not isinstance(first, c.NewGame) or first.seed is None:
+        raise Refused("a game log must begin with new_game and its seed")
+    session.replay(c.parse_command(data) for data in log)
+    return session
+
+
+def game_summary(state: GameState) -> dict[str, Any]:
+    """The columns the games list, history and statistics read."""
+    outcome = state.outcome
+    return {
+        "status": "finished" if outcome else "active",
+        "players": state.setup.players,
+        "mode": state.setup.mode,
+        "deck_mode": state.setup.deck,
+        "adversary": None,
+        "adversary_level": None,
+        "scenario": None,
+        "difficulty": state.setup.difficulty,
+        "result": outcome.result if outcome else None,
+        "reason": outcome.reason if outcome else None,
+        "score": outcome.score if outcome else None,
+        "rounds": state.round,
+    }
+
+
+def _tally(games: list[dict[str, Any]]) -> dict[str, Any]:
+    wins = sum(1 for g in games if g["result"] in ("victory", "sacrifice"))
+    scores = [g["score"] for g in games if g["score"] is not None]
+    return {
+        "games_played": len(games),
+        "wins": wins,
+        "win_rate": round(wins / len(games), 3) if games else None,
+        "average_score": round(sum(scores) / len(scores), 1) if scores else None,
+    }

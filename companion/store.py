@@ -1,0 +1,348 @@
+"""Durable games in SQLite, through sqlite-utils: the command log, snapshots, outcomes.
+
+Every accepted command is appended to its game's log in one transaction together with what it
+changed (the game's row, now and then a snapshot), and that transaction is committed before the
+caller is told the command succeeded. The model never sees this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+APPLICATION_ID = 0x53494331  # "SIC1": marks a file as a companion database
+SNAPSHOT_EVERY = 100
+"""Commands between snapshots: resuming replays at most this many commands."""
+IDLE_CAP_SECONDS = 30 * 60
+"""A pause longer than this (a game left overnight) counts as this long in the played time."""
+
+migrations = Migrations("companion")
+
+
+@migrations(name="0001_games_commands_snapshots")
+def _create_tables(db: Database) -> None:
+    db.table("games").create(
+        {
+            "id": int, "status": str, "started_at": str, "updated_at": str,
+            "finished_at": str, "played_seconds": float, "players": int, "mode": str,
+            "deck_mode": str, "adversary": str, "adversary_level": int, "scenario": str,
+            "difficulty": int, "result": str, "reason": str, "score": int, "rounds": int,
+            "log_length": int, "setup": str,
+        },
+        pk="id",
+        not_null={"status", "started_at", "updated_at", "log_length", "setup"},
+        defaults={"played_seconds": 0.0, "log_length": 0},
+    )
+    db.table("games").create_index(["status", "updated_at"])
+    db.table("commands").create(
+        {"game_id": int, "seq": int, "command": str, "at": str},
+        pk=("game_id", "seq"),
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"command", "at"},
+    )
+    db.table("snapshots").create(
+        {"game_id": int, "seq": int, "session": str},
+        pk=("game_id", "seq"),
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"session"},
+    )
+
+
+SCHEMA_VERSION = len(migrations._migrations)
+OUR_TABLES = {"games", "commands", "snapshots", Migrations.migrations_table}
+
+
+class StoreError(Exception):
+    """A problem with the database a person can act on; the message names the file."""
+
+
+@dataclass(frozen=True)
+class LoggedGame:
+    """What resuming a game needs: the newest snapshot (if any) and the commands after it."""
+
+    game_id: int
+    snapshot: dict[str, Any] | None
+    commands: list[dict[str, Any]]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameStore:
+    def __init__(self, db: Database, location: str,
+                 clock: Callable[[], datetime] = _now) -> None:
+        self.db = db
+        self.location = location
+        """The file (or ":memory:") this store writes, for messages."""
+        self._clock = clock
+        self._configure()
+
+    # --- opening ----------------------------------------------------------------------------
+
+    @classmethod
+    def in_memory(cls, clock: Callable[[], datetime] = _now) -> GameStore:
+        return cls(Database(memory=True), ":memory:", clock)
+
+    @classmethod
+    def open(cls, path: Path, clock: Callable[[], datetime] = _now) -> tuple[GameStore, list[str]]:
+        """Open (or create) the database at `path`.
+
+        A file that is not ours, is from a newer version, or is damaged is moved aside (never
+        changed or deleted) and a fresh database takes its place; the notices say so.
+        """
+        notices: list[str] = []
+        path = path.expanduser()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create the folder for the database {path}: "
+                             f"{error.strerror}") from None
+        problem = inspect_database(path) if path.exists() else None
+        if problem:
+            aside = move_aside(path)
+            notices.append(f"The database {path} {problem}. It was moved to {aside} and a "
+                           "fresh database was started.")
+        try:
+            store = cls(Database(path), str(path), clock)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}: {error}") from None
+        return store, notices
+
+    def _configure(self) -> None:
+        with self.db.ensure_autocommit_on():
+            if self.location != ":memory:":
+                # WAL: a commit appends to the log file, so a crash mid-write never damages
+                # what was committed before. synchronous=FULL: every commit fsyncs the WAL
+                # before returning, so a committed command survives a power cut (NORMAL would
+                # only sync at checkpoints and can lose the last commits).
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.execute("PRAGMA busy_timeout=5000")
+        migrations.apply(self.db)
+        with self.db.ensure_autocommit_on():
+            self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """One transaction; a failed write becomes a StoreError a player can understand."""
+        try:
+            with self.db.atomic():
+                yield
+        except sqlite3.OperationalError as error:
+            text = str(error)
+            if "full" in text:
+                reason = "the disk is full"
+            elif "readonly" in text or "read-only" in text:
+                reason = "the database file is read-only"
+            else:
+                reason = text
+            raise StoreError(f"could not save {what} to {self.location}: {reason}. Nothing was "
+                             "changed; free some space or fix the file's permissions, then try "
+                             "again") from None
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def create_game(self, new_game: dict[str, Any], summary: dict[str, Any]) -> int:
+        """Start a game's log with its new_game command; returns the game's id."""
+        at = self._clock().isoformat()
+        with self._writing("the new game"):
+            game_id = self.db.table("games").insert({
+                "status": "active", "started_at": at, "updated_at": at, "log_length": 1,
+                "setup": json.dumps(new_game), "played_seconds": 0.0, **summary,
+            }).last_pk
+            self.db.table("commands").insert({"game_id": game_id, "seq": 1,
+                                        "command": json.dumps(new_game), "at": at})
+        assert isinstance(game_id, int)
+        return game_id
+
+    def append(self, game_id: int, command: dict[str, Any], summary: dict[str, Any],
+               snapshot: Callable[[], dict[str, Any]]) -> None:
+        """Log one accepted command and the game's new summary, durably, in one transaction."""
+        now = self._clock()
+        with self._writing("this action"):
+            row = self._game_row(game_id)
+            seq = row["log_length"] + 1
+            last = datetime.fromisoformat(row["updated_at"])
+            played = row["played_seconds"] + min(max((now - last).total_seconds(), 0.0),
+                                                 IDLE_CAP_SECONDS)
+            self.db.table("commands").insert({"game_id": game_id, "seq": seq,
+                                        "command": json.dumps(command), "at": now.isoformat()})
+            finished = summary.get("status") == "finished"
+            self.db.table("games").update(game_id, {
+                **summary, "log_length": seq, "updated_at": now.isoformat(),
+                "played_seconds": played,
+                "finished_at": now.isoformat() if finished and not row["finished_at"]
+                else (row["finished_at"] if finished else None),
+            })
+            if seq % SNAPSHOT_EVERY == 0:
+                self.db.table("snapshots").insert({"game_id": game_id, "seq": seq,
+                                             "session": json.dumps(snapshot())})
+
+    def set_status(self, game_id: int, status: str) -> None:
+        with self._writing("the game's status"):
+            self._game_row(game_id)
+            self.db.table("games").update(game_id, {"status": status,
+                                              "updated_at": self._clock().isoformat()})
+
+    def delete_game(self, game_id: int) -> None:
+        with self._writing("the deletion"):
+            self._game_row(game_id)
+            self.db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
+            self.db.execute("DELETE FROM commands WHERE game_id = ?", [game_id])
+            self.db.execute("DELETE FROM games WHERE id = ?", [game_id])
+
+    def import_game(self, log: list[dict[str, Any]], summary: dict[str, Any]) -> int:
+        """Store a whole imported log as a new game; returns its id."""
+        at = self._clock().isoformat()
+        with self._writing("the imported game"):
+            game_id = self.db.table("games").insert({
+                "started_at": at, "updated_at": at, "log_length": len(log),
+                "setup": json.dumps(log[0]), "played_seconds": 0.0, **summary,
+            }).last_pk
+            assert isinstance(game_id, int)
+            self.db.table("commands").insert_all(
+                {"game_id": game_id, "seq": i, "command": json.dumps(c), "at": at}
+                for i, c in enumerate(log, start=1))
+        return game_id
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def _game_row(self, game_id: int) -> dict[str, Any]:
+        rows = list(self.db.table("games").rows_where("id = ?", [game_id]))
+        if not rows:
+            raise StoreError(f"there is no game {game_id} in {self.location}")
+        return rows[0]
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        return _public(self._game_row(game_id))
+
+    def latest_active_game(self) -> int | None:
+        rows = self.db.execute(
+            "SELECT id FROM games WHERE status = 'active' ORDER BY updated_at DESC, id DESC "
+            "LIMIT 1").fetchall()
+        return rows[0][0] if rows else None
+
+    def games(self) -> list[dict[str, Any]]:
+        return [_public(row) for row in self.db.table("games").rows_where(order_by="id")]
+
+    def load(self, game_id: int) -> LoggedGame:
+        """The newest snapshot of a game and every command logged after it."""
+        self._game_row(game_id)
+        snap = self.db.execute(
+            "SELECT seq, session FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            [game_id]).fetchone()
+        after = snap[0] if snap else 0
+        commands = [json.loads(text) for (text,) in self.db.execute(
+            "SELECT command FROM commands WHERE game_id = ? AND seq > ? ORDER BY seq",
+            [game_id, after])]
+        return LoggedGame(game_id, json.loads(snap[1]) if snap else None, commands)
+
+    def full_log(self, game_id: int) -> list[dict[str, Any]]:
+        self._game_row(game_id)
+        return [json.loads(text) for (text,) in self.db.execute(
+            "SELECT command FROM commands WHERE game_id = ? ORDER BY seq", [game_id])]
+
+    def integrity(self) -> str:
+        return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    out = {key: value for key, value in row.items() if key not in ("setup", "played_seconds")}
+    out["id"] = row["id"]
+    out["duration_minutes"] = round((row["played_seconds"] or 0.0) / 60, 1)
+    out["setup"] = json.loads(row["setup"])
+    return out
+
+
+# --- damaged, foreign and newer databases -----------------------------------------------------
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def inspect_database(path: Path) -> str | None:
+    """Why the file at `path` cannot be used as our database, or None when it can.
+
+    Reads without writing anything: the file is opened read-only.
+    """
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as f:
+            header = f.read(100)
+    except OSError as error:
+        raise StoreError(f"cannot read the database {path}: {error.strerror}") from None
+    if size == 0:
+        return None
+    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+        return "is not a SQLite database"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    header_valid = header[24:28] == header[92:96]
+    wal = Path(f"{path}-wal")
+    if header_valid and size < page_size * pages and not (wal.exists() and wal.stat().st_size):
+        return f"is truncated ({size} bytes where its header promises {page_size * pages})"
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the database {path}: {error}") from None
+    try:
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            return f"is damaged (quick_check: {check})"
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as error:
+        return f"is damaged ({error})"
+    finally:
+        conn.close()
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables - OUR_TABLES - {"_counts"}):
+        return "is not a companion database"
+    if version > SCHEMA_VERSION:
+        return (f"was written by a newer version of the companion (schema {version}; this "
+                f"version reads up to {SCHEMA_VERSION})")
+    return None
+
+
+def move_aside(path: Path) -> Path:
+    """Rename the file (and its WAL companions) to a free name beside it; returns the new path."""
+    stamp = _now().strftime("%Y%m%d-%H%M%S")
+    n = 0
+    while True:
+        aside = path.with_name(f"{path.name}.unreadable-{stamp}{f'-{n}' if n else ''}")
+        if not aside.exists():
+            break
+        n += 1
+    try:
+        os.rename(path, aside)
+        for suffix in ("-wal", "-shm"):
+            companion_file = Path(f"{path}{suffix}")
+            if companion_file.exists():
+                os.rename(companion_file, Path(f"{aside}{suffix}"))
+    except OSError as error:
+        raise StoreError(f"the database {path} cannot be used and could not be moved aside: "
+                         f"{error.strerror}") from None
+    return aside
+
+
+def default_database_path() -> Path:
+    """Where the app keeps its games: the platform's folder for user data."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "spirit-island-companion" / "games.sqlite3"
