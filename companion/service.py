@@ -104,8 +104,8 @@ class GameService:
     # --- resuming ---------------------------------------------------------------------------
 
     def resume_latest(self) -> bool:
-        """Load the most recent unfinished game, if there is one."""
-        game_id = self.store.latest_active_game()
+        """Come back to the game the table was last playing, exactly where it was."""
+        game_id = self.store.current_game()
         if game_id is None:
             return False
         self._load(game_id)
@@ -139,6 +139,7 @@ class GameService:
             if isinstance(command, Resume):
                 self.store.game(command.game)
                 self._load(command.game)
+                self.store.set_current(command.game)
                 return Reply(extra={"game": command.game})
             if isinstance(command, Abandon):
                 return self._abandon(command)
@@ -187,6 +188,7 @@ class GameService:
             raise Refused(f"game {game_id} is finished; it stays in the history")
         self.store.set_status(game_id, "abandoned")
         if game_id == self.game_id:
+            self.store.set_current(None)
             self.session, self.game_id = GameSession(self._seed_source), None
         return Reply(extra={"abandoned": game_id})
 
@@ -197,6 +199,7 @@ class GameService:
                           "\"confirm\": true to delete it")
         self.store.delete_game(command.game)
         if command.game == self.game_id:
+            self.store.set_current(None)
             self.session, self.game_id = GameSession(self._seed_source), None
         return Reply(extra={"deleted": command.game})
 

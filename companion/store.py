@@ -58,8 +58,16 @@ def _create_tables(db: Database) -> None:
     )
 
 
+@migrations(name="0002_current_game")
+def _remember_current_game(db: Database) -> None:
+    # Which game the table was last playing, written with every action, so that a restart
+    # comes back to exactly that game (finished or not) rather than guessing from timestamps.
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+
+
 SCHEMA_VERSION = len(migrations._migrations)
-OUR_TABLES = {"games", "commands", "snapshots", Migrations.migrations_table}
+OUR_TABLES = {"games", "commands", "snapshots", "meta", Migrations.migrations_table}
+CURRENT_GAME = "current_game"
 
 
 class StoreError(Exception):
@@ -168,8 +176,26 @@ class GameStore:
             }).last_pk
             self.db.table("commands").insert({"game_id": game_id, "seq": 1,
                                         "command": json.dumps(new_game), "at": at})
+            self._remember(game_id)
         assert isinstance(game_id, int)
         return game_id
+
+    def _remember(self, game_id: int | None) -> None:
+        self.db.table("meta").upsert({"key": CURRENT_GAME, "value": str(game_id or "")},
+                                     pk="key")
+
+    def set_current(self, game_id: int | None) -> None:
+        with self._writing("which game is being played"):
+            self._remember(game_id)
+
+    def current_game(self) -> int | None:
+        """The game the table was last playing, unless it was abandoned or deleted since."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", [CURRENT_GAME]).fetchone()
+        if not row or not row[0]:
+            return None
+        game_id = int(row[0])
+        status = self.db.execute("SELECT status FROM games WHERE id = ?", [game_id]).fetchone()
+        return game_id if status and status[0] != "abandoned" else None
 
     def append(self, game_id: int, command: dict[str, Any], summary: dict[str, Any],
                snapshot: Callable[[], dict[str, Any]]) -> None:
@@ -192,7 +218,8 @@ class GameStore:
             })
             if seq % SNAPSHOT_EVERY == 0:
                 self.db.table("snapshots").insert({"game_id": game_id, "seq": seq,
-                                             "session": json.dumps(snapshot())})
+                                                   "session": json.dumps(snapshot())})
+            self._remember(game_id)
 
     def set_status(self, game_id: int, status: str) -> None:
         with self._writing("the game's status"):
@@ -231,12 +258,6 @@ class GameStore:
 
     def game(self, game_id: int) -> dict[str, Any]:
         return _public(self._game_row(game_id))
-
-    def latest_active_game(self) -> int | None:
-        rows = self.db.execute(
-            "SELECT id FROM games WHERE status = 'active' ORDER BY updated_at DESC, id DESC "
-            "LIMIT 1").fetchall()
-        return rows[0][0] if rows else None
 
     def games(self) -> list[dict[str, Any]]:
         return [_public(row) for row in self.db.table("games").rows_where(order_by="id")]

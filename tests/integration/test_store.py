@@ -111,7 +111,7 @@ def test_a_snapshot_still_lets_undo_reach_the_start_of_the_game(tmp_path: Path) 
     assert view(resumed) == {**start, "seed": start["seed"]}
 
 
-def test_several_games_are_listed_and_the_newest_unfinished_one_resumes(tmp_path: Path) -> None:
+def test_several_games_are_listed_and_the_one_last_played_resumes(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     clock = Clock()
     service = service_on(db, clock)
@@ -126,6 +126,14 @@ def test_several_games_are_listed_and_the_newest_unfinished_one_resumes(tmp_path
     play(service, "resume", game=1)
     play(service, "next")
     assert service_on(db, clock).game_id == 1
+
+
+def test_a_restart_after_the_game_ended_shows_the_ended_game(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    service = service_on(db)
+    play(service, "new_game", players=1, seed=1)
+    play(service, "declare", result="defeat")
+    assert view(service_on(db)) == view(service)
 
 
 def test_an_abandoned_game_is_not_resumed_on_start(tmp_path: Path) -> None:
