@@ -30,6 +30,8 @@ class ScriptDriver:
         view = state_view(session.state)
         view["can_undo"] = session.can_undo
         view["can_redo"] = session.can_redo
+        view["undo_count"] = session.undo_count
+        view["redo_count"] = session.redo_count
         view["game"] = self.service.game_id
         return view
 

@@ -49,6 +49,15 @@ class GameSession:
     def can_redo(self) -> bool:
         return bool(self._undone)
 
+    @property
+    def undo_count(self) -> int:
+        """How many commands undo can take back, one at a time."""
+        return len(self._done)
+
+    @property
+    def redo_count(self) -> int:
+        return len(self._undone)
+
     def execute(self, command: c.Command) -> tuple[list[e.Event], c.Command | None]:
         """Carry out a command; return its events and the command as it belongs in the log.
 
