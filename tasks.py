@@ -3,7 +3,7 @@
 
     python3 tasks.py run [ARGS...]   set up, then start the companion (ARGS go to `companion`)
     python3 tasks.py test [--quick]  set up, then lint, type-check and run the whole test suite
-    python3 tasks.py bench           set up, then print the model benchmarks
+    python3 tasks.py bench           set up, then print the model and store benchmarks
     python3 tasks.py setup           only create or refresh the virtual environment
 
 Set-up is idempotent: Debian packages the tests need are installed when missing (as root, or
@@ -111,8 +111,11 @@ def test(args: list[str]) -> int:
 
 def bench(args: list[str]) -> int:
     setup()
-    return subprocess.call([str(BIN / "python"), "-m", "tests.benchmarks.bench_model", *args],
-                           cwd=ROOT)
+    for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store"):
+        code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
+        if code != 0:
+            return code
+    return 0
 
 
 def main(argv: list[str]) -> int:
