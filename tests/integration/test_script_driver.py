@@ -146,3 +146,45 @@ def test_a_whole_physical_game_can_be_played_through_the_driver() -> None:
     scored = driver.send(cmd("score", dahan=6, blight_on_island=3))["state"]["outcome"]
     assert scored["score"] == 10 + 2 * state["invader"]["deck_count"] + 6 - 3
     assert driver.close() == 0
+
+
+def test_with_a_database_a_restarted_driver_answers_state_with_the_last_acknowledged_state(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    lines = [cmd("new_game", players=2, seed=3), cmd("next"), cmd("fear", amount=9),
+             cmd("blight", amount=2), cmd("undo")]
+    answers, _, code = run_script(lines, "--db", db)
+    assert code == 0 and all(a["ok"] for a in answers)
+    again, _, _ = run_script([cmd("state"), cmd("redo")], "--db", db)
+    assert again[0]["state"] == answers[-1]["state"]
+    assert again[1]["state"]["blight"]["on_island"] == 4
+
+
+def test_without_a_database_nothing_is_kept_between_runs() -> None:
+    run_script([cmd("new_game", players=2, seed=3)])
+    answers, _, _ = run_script([cmd("state")])
+    assert answers[0]["state"] is None
+
+
+def test_a_damaged_database_is_reported_by_name_moved_aside_and_replaced(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + b"\x07" * 5000)
+    answers, stderr, code = run_script([cmd("new_game", players=1, seed=1)], "--db", str(db))
+    assert code == 0 and answers[0]["ok"]
+    assert str(db) in stderr and "moved to" in stderr
+    assert any(".unreadable-" in p.name for p in tmp_path.iterdir())
+
+
+def test_the_driver_lists_games_history_and_stats(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    answers, _, _ = run_script([
+        cmd("new_game", players=1, seed=1), cmd("declare", result="victory"),
+        cmd("score", dahan=3), cmd("games"), cmd("history"), cmd("stats"),
+    ], "--db", db)
+    games, history, stats = answers[3], answers[4], answers[5]
+    assert [g["result"] for g in games["games"]] == ["victory"]
+    assert history["history"][0]["score"] == 10 + 2 * 11 + 3 - 1
+    assert stats["stats"]["win_rate"] == 1.0 and stats["stats"]["games_played"] == 1
