@@ -190,8 +190,8 @@ def _settle(state: GameState, events: Events, ends: list[Ending]) -> GameState:
 # --- rounds and steps -------------------------------------------------------------------------
 
 
-def _step_applies(state: GameState, step: str) -> str | None:
-    """None if the step happens now, else why it is skipped."""
+def _why_skipped(state: GameState, step: str) -> str | None:
+    """Why the step does not happen now, or None when it does."""
     if step == "blighted_island" and state.blight.side != "blighted":
         return "the island is still healthy"
     if step == "fear" and state.fear.earned == 0:
@@ -207,7 +207,7 @@ def _enter(state: GameState, where: tuple[str, str], events: Events,
            ends: list[Ending]) -> GameState:
     """Begin the step `where`, or the first step after it that applies."""
     index = ROUND_STEPS.index(where) if where in ROUND_STEPS else -1
-    while index >= 0 and (why := _step_applies(state, ROUND_STEPS[index][1])):
+    while index >= 0 and (why := _why_skipped(state, ROUND_STEPS[index][1])):
         events.append(e.StepSkipped(ROUND_STEPS[index][1], why))
         index += 1
     phase, step = ROUND_STEPS[index] if index >= 0 else where
