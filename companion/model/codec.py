@@ -24,6 +24,7 @@ def state_to_record(state: GameState) -> dict[str, Any]:
             "seed": setup.seed, "deck_order": setup.deck_order,
             "fear_split": list(setup.fear_split), "blight_card": setup.blight_card,
             "island_blight": setup.island_blight, "difficulty": setup.difficulty,
+            "adversary": setup.adversary, "level": setup.level, "thematic": setup.thematic,
         },
         "round": state.round,
         "phase": state.phase,

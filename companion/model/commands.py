@@ -29,6 +29,9 @@ class NewGame(Command):
     deck_order: str | None = None
     fear_split: tuple[int, ...] | None = None
     island_blight: int | None = None
+    adversary: str | None = None
+    level: int | None = None
+    thematic: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,9 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _text(cmd, key, value, ("town", "city"))
     if key == "result":
         return _text(cmd, key, value, ("victory", "defeat", "sacrifice"))
-    if key in ("force", "confirm"):
+    if key == "level":
+        return _whole_number(cmd, key, value, 0, 6)
+    if key in ("force", "confirm", "thematic"):
         if not isinstance(value, bool):
             raise Refused(f"'{cmd}': {key} must be true or false, not {value!r}")
         return value

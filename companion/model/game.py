@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from . import commands as c
 from . import events as e
+from .adversaries import ADVERSARIES, THEMATIC_MAP_DIFFICULTY, Level
 from .blight_cards import (
     BASE_GAME_BLIGHT_CARDS,
     BEGINNER_BLIGHT_PER_PLAYER,
@@ -73,7 +74,7 @@ def start(command: c.NewGame) -> tuple[GameState, Events]:
         step=SETUP_STEP[1],
         invader=InvaderTrack(deck=deck, set_aside=set_aside),
         fear=FearTrack(
-            pool_size=FEAR_MARKERS_PER_PLAYER * setup.players,
+            pool_size=_fear_markers_per_player(setup) * setup.players,
             generated=0,
             earned=0,
             resolved=0,
@@ -100,22 +101,54 @@ def _setup_from(command: c.NewGame) -> Setup:
     if command.blight_card is not None and command.blight_card not in BLIGHT_CARDS:
         raise Refused(f"unknown blight card {command.blight_card!r}; known cards: "
                       f"{', '.join(BLIGHT_CARDS)}")
-    deck_order = DEFAULT_DECK_ORDER if command.deck_order is None else command.deck_order
+    level = _adversary_level(command)
+    if command.deck_order is not None:  # a house rule overrides the adversary's order
+        deck_order = command.deck_order
+    else:
+        deck_order = level.deck_order if level else DEFAULT_DECK_ORDER
+    if "S" in deck_order.upper():
+        raise Refused(f"level {command.level} of {command.adversary} places a special card in "
+                      "the invader deck, which this version does not track yet; choose "
+                      "another level")
     try:
         parse_deck_order(deck_order)
     except ValueError as error:
         raise Refused(str(error)) from None
+    difficulty = (level.difficulty if level else 0) + (
+        THEMATIC_MAP_DIFFICULTY if command.thematic else 0)
     return Setup(
         players=command.players,
         mode=command.mode,
         deck=command.deck,
         seed=command.seed,
         deck_order=deck_order,
-        fear_split=command.fear_split or DEFAULT_FEAR_SPLIT,
+        fear_split=command.fear_split or (level.fear_split if level else DEFAULT_FEAR_SPLIT),
         blight_card=command.blight_card,
         # Each base-game island board starts with one blight from the box (not from the card).
         island_blight=command.players if command.island_blight is None else command.island_blight,
+        difficulty=difficulty,
+        adversary=command.adversary,
+        level=(command.level or 0) if command.adversary else None,
+        thematic=command.thematic,
     )
+
+
+def _adversary_level(command: c.NewGame) -> Level | None:
+    if command.adversary is None:
+        if command.level is not None:
+            raise Refused("a level needs an adversary; adversaries: " + ", ".join(ADVERSARIES))
+        return None
+    adversary = ADVERSARIES.get(command.adversary)
+    if adversary is None:
+        raise Refused(f"unknown adversary {command.adversary!r}; adversaries: "
+                      f"{', '.join(ADVERSARIES)}")
+    return adversary.levels[command.level or 0]
+
+
+def _fear_markers_per_player(setup: Setup) -> int:
+    if setup.adversary is None or setup.level is None:
+        return FEAR_MARKERS_PER_PLAYER
+    return ADVERSARIES[setup.adversary].levels[setup.level].fear_markers_per_player
 
 
 # --- commands on a running game ---------------------------------------------------------------

@@ -43,6 +43,9 @@ class Setup:
     blight_card: str | None
     island_blight: int
     difficulty: int = 0
+    adversary: str | None = None
+    level: int | None = None
+    thematic: bool = False
 
 
 @dataclass(frozen=True)

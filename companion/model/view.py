@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .adversaries import ADVERSARIES
 from .blight_cards import BLIGHT_CARDS
 from .cards import INVADER_CARDS
 from .game import candidates
@@ -27,6 +28,9 @@ def state_view(state: GameState) -> dict[str, Any]:
         "deck_mode": setup.deck,
         "seed": setup.seed,
         "difficulty": setup.difficulty,
+        "adversary": _adversary_view(state),
+        "scenario": None,
+        "thematic": setup.thematic,
         "terror_level": state.terror_level,
         "victory_condition": VICTORY_CONDITIONS[state.terror_level],
         "fear": {
@@ -61,6 +65,20 @@ def state_view(state: GameState) -> dict[str, Any]:
         },
         "prompt": prompt(state),
         "outcome": _outcome_view(state),
+    }
+
+
+def _adversary_view(state: GameState) -> dict[str, Any] | None:
+    setup = state.setup
+    if setup.adversary is None:
+        return None
+    adversary = ADVERSARIES[setup.adversary]
+    return {
+        "id": adversary.id,
+        "level": setup.level,
+        "name": adversary.name,
+        "loss_condition": adversary.loss_condition,
+        "escalation": adversary.escalation,
     }
 
 
