@@ -285,7 +285,6 @@ class GameStore:
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
     out = {key: value for key, value in row.items() if key not in ("setup", "played_seconds")}
-    out["id"] = row["id"]
     out["duration_minutes"] = round((row["played_seconds"] or 0.0) / 60, 1)
     out["setup"] = json.loads(row["setup"])
     return out

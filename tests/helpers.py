@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.model.commands import parse_command
 from companion.model.events import Event
+from companion.model.game import awaiting_reveal, candidates
 from companion.model.session import GameSession
 from companion.model.state import GameState
 
@@ -34,8 +35,6 @@ def state(session: GameSession) -> GameState:
 
 def advance_to(session: GameSession, step: str, max_steps: int = 200) -> None:
     """Press Done until the game reaches `step` (revealing candidates in a physical deck)."""
-    from companion.model.game import candidates
-
     for _ in range(max_steps):
         current = state(session)
         if current.step == step:
@@ -43,8 +42,7 @@ def advance_to(session: GameSession, step: str, max_steps: int = 200) -> None:
         if current.step == "fear":
             while state(session).fear.earned:
                 do(session, "resolve_fear")
-        if (current.step in ("explore", "initial_explore")
-                and not current.invader.revealed_this_step):
+        if awaiting_reveal(current):
             do(session, "reveal", card=candidates(current)[0])
             continue
         do(session, "next")

@@ -94,6 +94,11 @@ def parse_deck_order(order: str) -> tuple[DeckEntry, ...]:
             continue
         if letter in "123":
             entries.append(DeckEntry(int(letter)))
+        elif letter.upper() == "S":
+            raise ValueError(
+                f"the deck order {order!r} places a special card (S) in the invader deck, which "
+                "this version does not track yet"
+            )
         elif letter.upper() in FIXED_CARD_LETTERS:
             card = INVADER_CARDS[FIXED_CARD_LETTERS[letter.upper()]]
             entries.append(DeckEntry(card.stage, card.id))

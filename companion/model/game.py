@@ -106,10 +106,6 @@ def _setup_from(command: c.NewGame) -> Setup:
         deck_order = command.deck_order
     else:
         deck_order = level.deck_order if level else DEFAULT_DECK_ORDER
-    if "S" in deck_order.upper():
-        raise Refused(f"level {command.level} of {command.adversary} places a special card in "
-                      "the invader deck, which this version does not track yet; choose "
-                      "another level")
     try:
         parse_deck_order(deck_order)
     except ValueError as error:
@@ -259,7 +255,7 @@ def _enter(state: GameState, where: tuple[str, str], events: Events,
 
 def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     step = state.step
-    if step in ("explore", "initial_explore") and not state.invader.revealed_this_step:
+    if awaiting_reveal(state):
         stage = stage_name(state.invader.deck[0].stage)
         raise Refused(f"turn over the top invader card ({stage}) and tell the app which one it "
                       "is (reveal) before finishing this step")
@@ -298,6 +294,12 @@ def _slide_cards(state: GameState, events: Events) -> GameState:
     )
     events.append(e.InvaderCardsAdvanced(track.ravage, moved.ravage, moved.build))
     return replace(state, invader=moved)
+
+
+def awaiting_reveal(state: GameState) -> bool:
+    """True while the step needs a card turned over before it can be finished."""
+    return (state.step in ("explore", "initial_explore")
+            and not state.invader.revealed_this_step and bool(state.invader.deck))
 
 
 def candidates(state: GameState) -> list[str]:

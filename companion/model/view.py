@@ -10,14 +10,14 @@ from typing import Any
 from .adversaries import ADVERSARIES
 from .blight_cards import BLIGHT_CARDS
 from .cards import INVADER_CARDS
-from .game import candidates
+from .game import awaiting_reveal, candidates
 from .state import GameState
 from .texts import AWAITING_REVEAL_PROMPT, STEP_PROMPTS, VICTORY_CONDITIONS, stage_name
 
 
 def state_view(state: GameState) -> dict[str, Any]:
     setup, fear, track, blight = state.setup, state.fear, state.invader, state.blight
-    awaiting = _awaiting_reveal(state)
+    awaiting = awaiting_reveal(state)
     card = BLIGHT_CARDS.get(blight.card or "")
     return {
         "round": state.round,
@@ -82,11 +82,6 @@ def _adversary_view(state: GameState) -> dict[str, Any] | None:
     }
 
 
-def _awaiting_reveal(state: GameState) -> bool:
-    return (state.step in ("explore", "initial_explore")
-            and not state.invader.revealed_this_step and bool(state.invader.deck))
-
-
 def _terrains(cards: tuple[str, ...]) -> str:
     return " and ".join(INVADER_CARDS[card].name for card in cards) or "no land"
 
@@ -95,7 +90,7 @@ def prompt(state: GameState) -> str:
     """What the players should do now, in a sentence or three."""
     if state.outcome is not None:
         return state.outcome.detail
-    if _awaiting_reveal(state):
+    if awaiting_reveal(state):
         return AWAITING_REVEAL_PROMPT.format(stage=stage_name(state.invader.deck[0].stage))
     template = STEP_PROMPTS[state.step]
     slot = {"ravage": state.invader.ravage, "build": state.invader.build}.get(
