@@ -9,14 +9,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Rules of some levels that change how the app moves cards, not only the starting decks.
+HIGH_IMMIGRATION = "high_immigration"
+"""England 3+: an extra Build space left of Ravage (cards slide Ravage -> it -> discard)."""
+HIGH_IMMIGRATION_PERMANENT = "high_immigration_permanent"
+"""England 4+: the High Immigration space stays when a Stage II card reaches it."""
+HIGH_IMMIGRATION_TWICE = "high_immigration_twice"
+"""England 6: its build happens twice in an invader phase without a resolved fear card."""
+ROYAL_BACKING = "royal_backing"
+"""Sweden 4+: the top invader card is discarded at setup, before the initial explore."""
+FEAR_DECK_INVADERS = "fear_deck_invaders"
+"""Russia 5+: unused Stage II and III cards wait under fear cards 3 and 7; earned, they build."""
+SLAVE_REBELLION = "slave_rebellion"
+"""France 2+: the Slave Rebellion event goes under the top 3 event cards at setup."""
+
+# Russia 5+: (fear cards above it, stage) for each invader card hidden in the fear deck.
+FEAR_DECK_INVADER_PLACES = ((3, 2), (7, 3))
+
 
 @dataclass(frozen=True)
 class Level:
     difficulty: int
     fear_split: tuple[int, int, int]
     deck_order: str
-    """Deck-order string; `S` marks a special non-invader card placed in the deck."""
+    """Deck-order string; `S` marks the level's special card (see `special_card`)."""
     fear_markers_per_player: int = 4
+    special_card: str | None = None
+    """The card `S` stands for in the deck order (an id of cards.SPECIAL_CARDS)."""
+    removed_cards: tuple[str, ...] = ()
+    """Invader cards taken out of the game before the deck is built."""
+    features: frozenset[str] = frozenset()
+    """The card-moving rules above that this level (with the levels below it) adds."""
 
 
 @dataclass(frozen=True)
@@ -36,8 +59,20 @@ STANDARD = "111-2222-33333"
 
 
 def _levels(difficulty: tuple[int, ...], fear: tuple[tuple[int, int, int], ...],
-            decks: tuple[str, ...], markers: tuple[int, ...] = (4,) * 7) -> tuple[Level, ...]:
-    return tuple(Level(*row) for row in zip(difficulty, fear, decks, markers, strict=True))
+            decks: tuple[str, ...], markers: tuple[int, ...] = (4,) * 7,
+            special: tuple[int, str] | None = None,
+            removed: tuple[int, tuple[str, ...]] | None = None,
+            features: tuple[tuple[int, str], ...] = ()) -> tuple[Level, ...]:
+    """Build levels 0-6; `special`, `removed` and `features` name the level they start at."""
+    rows = []
+    for level, row in enumerate(zip(difficulty, fear, decks, markers, strict=True)):
+        rows.append(Level(
+            *row,
+            special_card=special[1] if special and level >= special[0] else None,
+            removed_cards=removed[1] if removed and level >= removed[0] else (),
+            features=frozenset(name for start, name in features if level >= start),
+        ))
+    return tuple(rows)
 
 
 ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
@@ -61,7 +96,9 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
                 ((3, 3, 3), (3, 4, 3), (4, 4, 3), (4, 5, 4), (4, 5, 5), (4, 5, 5), (4, 5, 4)),
                 (STANDARD,) * 7,
                 # Level 6 adds one fear marker per player to the pool.
-                markers=(4, 4, 4, 4, 4, 4, 5)),
+                markers=(4, 4, 4, 4, 4, 4, 5),
+                features=((3, HIGH_IMMIGRATION), (4, HIGH_IMMIGRATION_PERMANENT),
+                          (6, HIGH_IMMIGRATION_TWICE))),
     ),
     Adversary(
         "sweden", "Kingdom of Sweden", "base", None,
@@ -70,7 +107,7 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
         "after_explore",
         _levels((1, 2, 3, 5, 6, 7, 8),
                 ((3, 3, 3), (3, 3, 3), (3, 4, 3), (3, 4, 3), (3, 4, 4), (4, 4, 4), (4, 4, 5)),
-                (STANDARD,) * 7),
+                (STANDARD,) * 7, features=((4, ROYAL_BACKING),)),
     ),
     Adversary(
         "france", "Kingdom of France (Plantation Colony)", "branch-and-claw",
@@ -80,7 +117,7 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
         "terrain; add a blight if it has a town or city, otherwise a town.", "after_explore",
         _levels((2, 3, 5, 7, 8, 9, 10),
                 ((3, 3, 3), (3, 3, 3), (3, 4, 3), (4, 4, 3), (4, 4, 4), (4, 5, 4), (4, 5, 5)),
-                (STANDARD,) * 7),
+                (STANDARD,) * 7, features=((2, SLAVE_REBELLION),)),
     ),
     Adversary(
         "habsburg-livestock", "Habsburg Monarchy (Livestock Colony)", "jagged-earth",
@@ -92,7 +129,8 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
         _levels((2, 3, 5, 6, 8, 9, 10),
                 ((3, 3, 3), (3, 4, 3), (4, 5, 2), (4, 5, 3), (4, 5, 3), (4, 6, 3), (5, 6, 3)),
                 (STANDARD, STANDARD, STANDARD, "11-2222-33333", "11-2222-33333",
-                 "11-222S2-33333", "11-222S2-33333")),
+                 "11-222S2-33333", "11-222S2-33333"),
+                special=(5, "S-wave-of-immigration")),
     ),
     Adversary(
         "russia", "Tsardom of Russia", "jagged-earth",
@@ -103,7 +141,8 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
         _levels((1, 3, 4, 6, 7, 9, 11),
                 ((3, 3, 3), (3, 3, 4), (4, 3, 4), (4, 4, 3), (4, 4, 4), (4, 5, 4), (5, 5, 4)),
                 (STANDARD, STANDARD, STANDARD, STANDARD, "111-2-3-2-3-2-3-2-33",
-                 "111-2-3-2-3-2-3-2-33", "111-2-3-2-3-2-3-2-33")),
+                 "111-2-3-2-3-2-3-2-33", "111-2-3-2-3-2-3-2-33"),
+                features=((5, FEAR_DECK_INVADERS),)),
     ),
     Adversary(
         "scotland", "Kingdom of Scotland", "promo-pack-2",
@@ -127,7 +166,8 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
         _levels((1, 3, 4, 5, 7, 9, 10),
                 ((3, 3, 3), (3, 3, 3), (3, 3, 4), (3, 4, 4), (4, 4, 4), (4, 5, 4), (4, 5, 4)),
                 (STANDARD, STANDARD, STANDARD, STANDARD, "111-2S22-33333", "111-2S22-33333",
-                 "111-2S22-33333")),
+                 "111-2S22-33333"),
+                special=(4, "II-salt-deposits"), removed=(4, ("II-coastal",))),
     ),
 )}
 

@@ -23,12 +23,23 @@ TERRAIN_NAMES = {
 class InvaderCard:
     id: str
     stage: int
+    """1-3 for invader cards; 0 for a special card that is not an invader card."""
     terrains: tuple[str, ...]
     escalation: bool
+    title: str | None = None
+    """The printed name of a special card (its lands are on the card, not in its id)."""
+    effect: str | None = None
+    """What a special card asks of the table when it comes up, in the project's words."""
 
     @property
     def name(self) -> str:
+        if self.title:
+            return self.title
         return " + ".join(TERRAIN_NAMES[t] for t in self.terrains)
+
+    @property
+    def is_invader_card(self) -> bool:
+        return self.stage > 0
 
 
 def _card(card_id: str, escalation: bool = False) -> InvaderCard:
@@ -58,6 +69,26 @@ INVADER_CARDS: dict[str, InvaderCard] = {
     )
 }
 
+# Cards only some adversaries put into the deck, always at a fixed place (`S` in a deck order).
+SPECIAL_CARDS: dict[str, InvaderCard] = {
+    c.id: c
+    for c in (
+        # Habsburg Mining Expedition level 4: a real Stage II invader card without the
+        # escalation flag; the lands it hits are printed on it.
+        InvaderCard("II-salt-deposits", 2, (), False, title="Salt Deposits"),
+        # Habsburg Livestock Colony level 5: a reminder card, not an invader card. When it comes
+        # up, its effect happens and the next card is turned over for the same Explore.
+        InvaderCard(
+            "S-wave-of-immigration", 0, (), False, title="Wave of Immigration",
+            effect=("On each board add 1 City to a Coastal land that has no City, and 1 Town to "
+                    "each of the 3 Inland lands with the least Blight. Then turn over the next "
+                    "invader card for this Explore."),
+        ),
+    )
+}
+
+ALL_CARDS: dict[str, InvaderCard] = {**INVADER_CARDS, **SPECIAL_CARDS}
+
 DEFAULT_DECK_ORDER = "111-2222-33333"
 
 # Deck-order letters that stand for one fixed card rather than a random card of a stage.
@@ -80,11 +111,12 @@ def cards_of_stage(stage: int) -> list[str]:
     return [c.id for c in INVADER_CARDS.values() if c.stage == stage]
 
 
-def parse_deck_order(order: str) -> tuple[DeckEntry, ...]:
+def parse_deck_order(order: str, special: str | None = None) -> tuple[DeckEntry, ...]:
     """Read a deck-order string (top of the deck first) into deck positions.
 
-    `1`, `2`, `3` stand for a random card of that stage, `C` for the Stage II Coastal Lands card;
-    dashes and spaces only group positions for the eye. Raises ValueError with a reason.
+    `1`, `2`, `3` stand for a random card of that stage, `C` for the Stage II Coastal Lands card,
+    `S` for the adversary's special card (`special`, an id of SPECIAL_CARDS); dashes and spaces
+    only group positions for the eye. Raises ValueError with a reason.
     """
     if not isinstance(order, str):
         raise ValueError("the deck order must be a string such as 111-2222-33333")
@@ -95,10 +127,13 @@ def parse_deck_order(order: str) -> tuple[DeckEntry, ...]:
         if letter in "123":
             entries.append(DeckEntry(int(letter)))
         elif letter.upper() == "S":
-            raise ValueError(
-                f"the deck order {order!r} places a special card (S) in the invader deck, which "
-                "this version does not track yet"
-            )
+            if special is None:
+                raise ValueError(
+                    f"the deck order {order!r} places a special card (S), but only an adversary "
+                    "level that has one (Habsburg Livestock 5+, Habsburg Mining 4+) can say "
+                    "which card that is"
+                )
+            entries.append(DeckEntry(SPECIAL_CARDS[special].stage, special))
         elif letter.upper() in FIXED_CARD_LETTERS:
             card = INVADER_CARDS[FIXED_CARD_LETTERS[letter.upper()]]
             entries.append(DeckEntry(card.stage, card.id))
@@ -123,13 +158,14 @@ def parse_deck_order(order: str) -> tuple[DeckEntry, ...]:
 
 
 def build_virtual_deck(
-    order: tuple[DeckEntry, ...], rng: random.Random
+    order: tuple[DeckEntry, ...], rng: random.Random, excluded: tuple[str, ...] = ()
 ) -> tuple[tuple[DeckEntry, ...], tuple[str, ...]]:
     """Shuffle each stage and deal the deck the order asks for.
 
+    `excluded` cards are taken out before the piles are shuffled (an adversary's rule).
     Returns the deck (every card known, top first) and the cards set aside unseen.
     """
-    fixed = {e.card for e in order if e.card}
+    fixed = {e.card for e in order if e.card} | set(excluded)
     piles: dict[int, list[str]] = {}
     for stage in (1, 2, 3):
         pile = [c for c in cards_of_stage(stage) if c not in fixed]

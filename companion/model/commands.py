@@ -32,6 +32,14 @@ class NewGame(Command):
     adversary: str | None = None
     level: int | None = None
     thematic: bool = False
+    scenario: str | None = None
+    scenario_difficulty: int | None = None
+    """For a scenario printed with more than one difficulty (Second Wave, Surges)."""
+    events: bool = False
+    event_deck: int | None = None
+    """How many event cards the table shuffles (default: the Branch & Claw deck)."""
+    fear_cards: int | None = None
+    """How many fear cards the table owns (Rituals of Terror, Ward the Shores use them all)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,93 @@ class Heal(Command):
 @dataclass(frozen=True)
 class ResolveFear(Command):
     name: ClassVar[str] = "resolve_fear"
+    card: str | None = None
+    """The fear card resolved, when the players name it here rather than with fear_card."""
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class NameFearCard(Command):
+    """The players turned an earned fear card over: show its effect at the terror level."""
+
+    name: ClassVar[str] = "fear_card"
+    card: str
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Ritual(Command):
+    """Rituals of Terror: the Spirits performed a ritual; terror rises one level."""
+
+    name: ClassVar[str] = "ritual"
+
+
+@dataclass(frozen=True)
+class NextBlightCard(Command):
+    """A Still-Healthy Island card ran out: the next blight card goes on its back side."""
+
+    name: ClassVar[str] = "next_blight_card"
+    card: str
+
+
+# --- corrections: what a power, an event or a mistake at the table moved ----------------------
+
+
+@dataclass(frozen=True)
+class MoveCard(Command):
+    name: ClassVar[str] = "move_card"
+    card: str
+    to: str
+
+
+@dataclass(frozen=True)
+class Accelerate(Command):
+    """Put the topmost card of the lowest stage left in the invader deck back in the box."""
+
+    name: ClassVar[str] = "accelerate"
+
+
+@dataclass(frozen=True)
+class ReturnFearCard(Command):
+    """An earned fear card goes back onto the fear deck, unresolved."""
+
+    name: ClassVar[str] = "return_fear_card"
+
+
+@dataclass(frozen=True)
+class DiscardFearCard(Command):
+    """An earned fear card is discarded without being resolved (it is unearned)."""
+
+    name: ClassVar[str] = "discard_fear_card"
+
+
+@dataclass(frozen=True)
+class AddFearCard(Command):
+    """A fear card from the box goes onto the top of the fear deck."""
+
+    name: ClassVar[str] = "add_fear_card"
+
+
+@dataclass(frozen=True)
+class RemoveFearCard(Command):
+    """The top card of the fear deck goes back in the box."""
+
+    name: ClassVar[str] = "remove_fear_card"
+
+
+@dataclass(frozen=True)
+class LoseFear(Command):
+    """Generated fear markers go back to the pool (Despicable Theft's escaping thieves)."""
+
+    name: ClassVar[str] = "lose_fear"
+    amount: int = 1
+
+
+@dataclass(frozen=True)
+class SetBlight(Command):
+    name: ClassVar[str] = "set_blight"
+    on_card: int
+    on_island: int | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +183,8 @@ class Score(Command):
     name: ClassVar[str] = "score"
     dahan: int
     blight_on_island: int | None = None
+    bonus: int | None = None
+    """Points a scenario adds (Powers Long Forgotten: 2 per unused source of power)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +225,17 @@ COMMANDS: dict[str, type[Command]] = {
         AddBlight,
         Heal,
         ResolveFear,
+        NameFearCard,
+        Ritual,
+        NextBlightCard,
+        MoveCard,
+        Accelerate,
+        ReturnFearCard,
+        DiscardFearCard,
+        AddFearCard,
+        RemoveFearCard,
+        LoseFear,
+        SetBlight,
         Declare,
         Score,
         Effect,
@@ -138,7 +246,11 @@ COMMANDS: dict[str, type[Command]] = {
 }
 
 # The quick changes an `effect` may bundle.
-EFFECT_PARTS = (GenerateFear, Destroy, AddBlight, Heal)
+EFFECT_PARTS = (GenerateFear, Destroy, AddBlight, Heal, LoseFear)
+
+# Where move_card can put a card.
+CARD_PLACES = ("deck_top", "deck_bottom", "discard", "high_immigration", "ravage", "build",
+               "explore", "box")
 
 # A sanity bound: no single table action moves more than this many markers.
 MAX_AMOUNT = 1000
@@ -165,8 +277,16 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
     """Check one field's value; the checks are per field name so every command shares them."""
     if key in ("amount", "count"):
         return _whole_number(cmd, key, value, 1, MAX_AMOUNT)
-    if key in ("dahan", "blight_on_island", "island_blight"):
+    if key in ("dahan", "blight_on_island", "island_blight", "on_card", "on_island", "bonus"):
         return _whole_number(cmd, key, value, 0, MAX_AMOUNT)
+    if key == "scenario_difficulty":
+        return _whole_number(cmd, key, value, -5, 20)
+    if key == "event_deck":
+        return _whole_number(cmd, key, value, 1, 200)
+    if key == "fear_cards":
+        return _whole_number(cmd, key, value, 1, 200)
+    if key == "to":
+        return _text(cmd, key, value, CARD_PLACES)
     if key == "game":
         return _whole_number(cmd, key, value, 1, 2**62)
     if key == "players":
@@ -183,7 +303,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _text(cmd, key, value, ("victory", "defeat", "sacrifice"))
     if key == "level":
         return _whole_number(cmd, key, value, 0, 6)
-    if key in ("force", "confirm", "thematic"):
+    if key in ("force", "confirm", "thematic", "events"):
         if not isinstance(value, bool):
             raise Refused(f"'{cmd}': {key} must be true or false, not {value!r}")
         return value
@@ -197,12 +317,12 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
     if key == "commands":
         if not isinstance(value, list) or not value:
             raise Refused(f"'{cmd}': commands must be a non-empty list of fear, destroy, "
-                          "blight or heal commands")
+                          "blight, heal or lose_fear commands")
         parts = tuple(parse_command(v) for v in value)
         for part in parts:
             if not isinstance(part, EFFECT_PARTS):
-                raise Refused(f"'{cmd}': an effect may only combine fear, destroy, blight and "
-                              f"heal, not '{part.name}'")
+                raise Refused(f"'{cmd}': an effect may only combine fear, destroy, blight, heal "
+                              f"and lose_fear, not '{part.name}'")
         return parts
     return _text(cmd, key, value)
 

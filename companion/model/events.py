@@ -61,6 +61,8 @@ class InvaderCardRevealed(Event):
     escalation: bool
     deck_left: int
     forced: bool = False
+    slot: str = "explore"
+    """Where the card went: the Explore space, the discard (Royal Backing) or Build."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,59 @@ class InvaderCardsAdvanced(Event):
     discarded: tuple[str, ...]
     ravage: tuple[str, ...]
     build: tuple[str, ...]
+    high_immigration: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class HighImmigrationRemoved(Event):
+    """England level 3: a Stage II card reached the space, which leaves the game with it."""
+
+    type: ClassVar[str] = "high_immigration_removed"
+    discarded: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SpecialCardRevealed(Event):
+    """A card that is not an invader card came up; its effect happens, then the next card."""
+
+    type: ClassVar[str] = "special_card_revealed"
+    card: str
+    name: str
+    effect: str
+
+
+@dataclass(frozen=True)
+class InvaderCardUncovered(Event):
+    """An invader card hidden in the fear deck came up; it goes to the Build space."""
+
+    type: ClassVar[str] = "invader_card_uncovered"
+    stage: int
+    card: str | None
+    """None until the players say which card it is (a physical deck)."""
+
+
+@dataclass(frozen=True)
+class CardMoved(Event):
+    type: ClassVar[str] = "card_moved"
+    card: str | None
+    source: str
+    destination: str
+
+
+@dataclass(frozen=True)
+class EventCardDrawn(Event):
+    type: ClassVar[str] = "event_card_drawn"
+    card: str
+    """"event" for a card of the shuffled deck, "slave_rebellion" for France's own card."""
+    resolved: bool
+    """False in the first round: the card is drawn and discarded unresolved."""
+    deck_left: int
+
+
+@dataclass(frozen=True)
+class EventDeckReshuffled(Event):
+    type: ClassVar[str] = "event_deck_reshuffled"
+    deck: int
 
 
 @dataclass(frozen=True)
@@ -125,6 +180,48 @@ class FearCardResolved(Event):
     number: int
     terror_level: int
     waiting: int
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class FearCardNamed(Event):
+    type: ClassVar[str] = "fear_card_named"
+    card: str
+    name: str
+    terror_level: int
+    effect: str
+
+
+@dataclass(frozen=True)
+class FearDeckCorrected(Event):
+    """A fear card was put back, discarded, added or removed by hand."""
+
+    type: ClassVar[str] = "fear_deck_corrected"
+    action: str
+    earned: int
+    deck: int
+    terror_level: int
+
+
+@dataclass(frozen=True)
+class FearLost(Event):
+    type: ClassVar[str] = "fear_lost"
+    amount: int
+    pool: int
+    generated: int
+
+
+@dataclass(frozen=True)
+class FearPoolChanged(Event):
+    type: ClassVar[str] = "fear_pool_changed"
+    pool_size: int
+    pool: int
+
+
+@dataclass(frozen=True)
+class RitualPerformed(Event):
+    type: ClassVar[str] = "ritual_performed"
+    terror_level: int
 
 
 @dataclass(frozen=True)
@@ -151,6 +248,24 @@ class BlightCardFlipped(Event):
     refilled: int
     """Blight put on the Blighted Island side when it flipped."""
     effect: str
+    side: str = "blighted"
+    """"blighted", or "still_healthy" for a Still-Healthy Island card."""
+    timing: str = "each_invader_phase"
+
+
+@dataclass(frozen=True)
+class BlightCardNeeded(Event):
+    """A Still-Healthy Island card ran out: the next blight card goes straight to its back."""
+
+    type: ClassVar[str] = "blight_card_needed"
+    owed: int
+
+
+@dataclass(frozen=True)
+class BlightSet(Event):
+    type: ClassVar[str] = "blight_set"
+    on_card: int
+    on_island: int
 
 
 @dataclass(frozen=True)

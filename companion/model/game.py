@@ -12,7 +12,18 @@ from dataclasses import replace
 
 from . import commands as c
 from . import events as e
-from .adversaries import ADVERSARIES, THEMATIC_MAP_DIFFICULTY, Level
+from .adversaries import (
+    ADVERSARIES,
+    FEAR_DECK_INVADER_PLACES,
+    FEAR_DECK_INVADERS,
+    HIGH_IMMIGRATION,
+    HIGH_IMMIGRATION_PERMANENT,
+    ROYAL_BACKING,
+    SLAVE_REBELLION,
+    THEMATIC_MAP_DIFFICULTY,
+    Adversary,
+    Level,
+)
 from .blight_cards import (
     BASE_GAME_BLIGHT_CARDS,
     BEGINNER_BLIGHT_PER_PLAYER,
@@ -20,13 +31,24 @@ from .blight_cards import (
     HEALTHY_BLIGHT_PER_PLAYER,
     SETUP_EXTRA_BLIGHT,
 )
-from .cards import DEFAULT_DECK_ORDER, INVADER_CARDS, build_virtual_deck, parse_deck_order
+from .cards import (
+    ALL_CARDS,
+    DEFAULT_DECK_ORDER,
+    INVADER_CARDS,
+    DeckEntry,
+    build_virtual_deck,
+    parse_deck_order,
+)
 from .errors import Refused
+from .fear_cards import FEAR_CARDS
+from .scenarios import FEAR_CARDS_IN_BASE_BOX, SCENARIOS, Scenario
 from .state import (
+    ESCALATION_STEP,
     OVER_STEP,
+    REVEAL_STEPS,
     ROUND_STEPS,
-    SETUP_STEP,
     BlightTrack,
+    EventTrack,
     FearTrack,
     GameState,
     InvaderTrack,
@@ -39,58 +61,132 @@ FEAR_MARKERS_PER_PLAYER = 4
 DEFAULT_FEAR_SPLIT = (3, 3, 3)
 FEAR_PER_PIECE = {"town": 1, "city": 2}
 TOTAL_INVADER_CARDS = len(INVADER_CARDS)
+# Branch & Claw's event deck, without France's Slave Rebellion.
+BRANCH_AND_CLAW_EVENT_CARDS = 25
+# France 2+: Slave Rebellion goes (and goes back) under this many event cards.
+SLAVE_REBELLION_DEPTH = 3
+# Blight card timings whose effect comes back in every Blighted Island step.
+EVERY_INVADER_PHASE = ("each_invader_phase", "on_flip_and_each_invader_phase")
+# Invaders Find the Land to Their Liking: fear markers added per player at terror level 1-3,
+# in halves (level 2 adds one and a half per player, rounded down).
+LIKING_FEAR_HALVES = {1: 2, 2: 3, 3: 4}
 
 Events = list[e.Event]
 # A game end noticed while a command runs: (result, reason, words for the players).
 Ending = tuple[str, str, str]
 
 
+def level_of(setup: Setup) -> Level | None:
+    if setup.adversary is None or setup.level is None:
+        return None
+    return ADVERSARIES[setup.adversary].levels[setup.level]
+
+
+def adversary_of(setup: Setup) -> Adversary | None:
+    return ADVERSARIES[setup.adversary] if setup.adversary else None
+
+
+def scenario_of(setup: Setup) -> Scenario | None:
+    return SCENARIOS[setup.scenario] if setup.scenario else None
+
+
+def has_feature(setup: Setup, feature: str) -> bool:
+    level = level_of(setup)
+    return level is not None and feature in level.features
+
+
 # --- starting a game --------------------------------------------------------------------------
 
 
 def start(command: c.NewGame) -> tuple[GameState, Events]:
-    """Set up a game and carry it to the initial explore."""
+    """Set up a game and carry it to its first setup step."""
     if command.seed is None:
         raise Refused("a new game needs a seed; the app picks one when none is given")
     setup = _setup_from(command)
+    level = level_of(setup)
+    scenario = scenario_of(setup)
     rng = random.Random(setup.seed)
-    entries = parse_deck_order(setup.deck_order)
+    special = level.special_card if level else None
+    entries = parse_deck_order(setup.deck_order, special)
+    removed = level.removed_cards if level else ()
     set_aside: tuple[str | None, ...]
     if setup.deck == "virtual":
-        deck, set_aside = build_virtual_deck(entries, rng)
+        deck, set_aside = build_virtual_deck(entries, rng, removed)
     else:
-        deck, set_aside = entries, (None,) * (TOTAL_INVADER_CARDS - len(entries))
+        in_deck = sum(1 for entry in entries if entry.card not in _special_ids())
+        deck, set_aside = entries, (None,) * (TOTAL_INVADER_CARDS - in_deck - len(removed))
     if setup.mode == "advanced" and setup.blight_card is None:
         setup = replace(setup, blight_card=rng.choice(BASE_GAME_BLIGHT_CARDS))
 
-    if setup.mode == "advanced":
-        on_card = HEALTHY_BLIGHT_PER_PLAYER * setup.players + SETUP_EXTRA_BLIGHT
-    else:
-        on_card = BEGINNER_BLIGHT_PER_PLAYER * setup.players + SETUP_EXTRA_BLIGHT
+    per_player = HEALTHY_BLIGHT_PER_PLAYER if setup.mode == "advanced" \
+        else BEGINNER_BLIGHT_PER_PLAYER
+    if scenario:
+        per_player += scenario.setup_blight_per_player
+    on_card = per_player * setup.players + SETUP_EXTRA_BLIGHT
+
+    hidden: tuple[tuple[int, int, str | None], ...] = ()
+    if has_feature(setup, FEAR_DECK_INVADERS):
+        hidden, set_aside = _hide_in_fear_deck(set_aside)
+    groups = tuple(setup.fear_split)
     state = GameState(
         setup=setup,
         round=0,
-        phase=SETUP_STEP[0],
-        step=SETUP_STEP[1],
-        invader=InvaderTrack(deck=deck, set_aside=set_aside),
+        phase="setup",
+        step="",
+        invader=InvaderTrack(
+            deck=deck, set_aside=set_aside, removed=removed,
+            high_immigration=() if has_feature(setup, HIGH_IMMIGRATION) else None,
+        ),
         fear=FearTrack(
             pool_size=_fear_markers_per_player(setup) * setup.players,
             generated=0,
             earned=0,
             resolved=0,
-            deck=sum(setup.fear_split),
-            split=setup.fear_split,
+            groups=groups,
+            split=groups,
+            dividers=not (scenario and scenario.rituals_of_terror),
+            hidden_invaders=hidden,
         ),
         blight=BlightTrack(
             card=setup.blight_card, side="healthy", on_card=on_card, on_island=setup.island_blight
         ),
+        events=_event_track(setup),
     )
     events: Events = [
         e.GameStarted(setup.players, setup.mode, setup.deck, setup.blight_card, setup.seed)
     ]
     ends: list[Ending] = []
-    state = _enter(state, SETUP_STEP, events, ends)
+    state = _enter(state, _setup_steps(setup)[0], events, ends)
     return _settle(state, events, ends), events
+
+
+def _special_ids() -> set[str]:
+    return {card_id for card_id, card in ALL_CARDS.items() if card_id not in INVADER_CARDS}
+
+
+def _hide_in_fear_deck(
+    set_aside: tuple[str | None, ...],
+) -> tuple[tuple[tuple[int, int, str | None], ...], tuple[str | None, ...]]:
+    """Russia 5+: one unused card of each named stage goes under a fear card."""
+    rest = list(set_aside)
+    hidden: list[tuple[int, int, str | None]] = []
+    for above, stage in FEAR_DECK_INVADER_PLACES:
+        known = [card for card in rest if card and INVADER_CARDS[card].stage == stage]
+        if known:
+            rest.remove(known[0])
+            hidden.append((above, stage, known[0]))
+        else:  # a physical deck: the players took an unseen card of that stage
+            rest.remove(None)
+            hidden.append((above, stage, None))
+    return tuple(hidden), tuple(rest)
+
+
+def _event_track(setup: Setup) -> EventTrack | None:
+    if not setup.events:
+        return None
+    if has_feature(setup, SLAVE_REBELLION):
+        return EventTrack(deck=setup.event_deck + 1, slave_rebellion=SLAVE_REBELLION_DEPTH)
+    return EventTrack(deck=setup.event_deck)
 
 
 def _setup_from(command: c.NewGame) -> Setup:
@@ -102,23 +198,29 @@ def _setup_from(command: c.NewGame) -> Setup:
         raise Refused(f"unknown blight card {command.blight_card!r}; known cards: "
                       f"{', '.join(BLIGHT_CARDS)}")
     level = _adversary_level(command)
+    scenario = _scenario(command)
     if command.deck_order is not None:  # a house rule overrides the adversary's order
         deck_order = command.deck_order
     else:
         deck_order = level.deck_order if level else DEFAULT_DECK_ORDER
     try:
-        parse_deck_order(deck_order)
+        parse_deck_order(deck_order, level.special_card if level else None)
     except ValueError as error:
         raise Refused(str(error)) from None
-    difficulty = (level.difficulty if level else 0) + (
-        THEMATIC_MAP_DIFFICULTY if command.thematic else 0)
+    if command.event_deck is not None and not command.events:
+        raise Refused("event_deck counts the event cards; it needs events: true")
+    difficulty = (
+        (level.difficulty if level else 0)
+        + _scenario_difficulty(command, scenario)
+        + (THEMATIC_MAP_DIFFICULTY if command.thematic else 0)
+    )
     return Setup(
         players=command.players,
         mode=command.mode,
         deck=command.deck,
         seed=command.seed,
         deck_order=deck_order,
-        fear_split=command.fear_split or (level.fear_split if level else DEFAULT_FEAR_SPLIT),
+        fear_split=_fear_split(command, level, scenario),
         blight_card=command.blight_card,
         # Each base-game island board starts with one blight from the box (not from the card).
         island_blight=command.players if command.island_blight is None else command.island_blight,
@@ -126,7 +228,22 @@ def _setup_from(command: c.NewGame) -> Setup:
         adversary=command.adversary,
         level=(command.level or 0) if command.adversary else None,
         thematic=command.thematic,
+        scenario=command.scenario,
+        events=command.events,
+        event_deck=(command.event_deck or BRANCH_AND_CLAW_EVENT_CARDS) if command.events else 0,
     )
+
+
+def _fear_split(command: c.NewGame, level: Level | None,
+                scenario: Scenario | None) -> tuple[int, ...]:
+    split = command.fear_split or (level.fear_split if level else DEFAULT_FEAR_SPLIT)
+    owned = command.fear_cards or FEAR_CARDS_IN_BASE_BOX
+    if scenario and scenario.rituals_of_terror:
+        return (owned,)  # every fear card in one deck, without dividers
+    if scenario and scenario.unused_fear_cards_under_deck:
+        unused = max(0, owned - sum(split))
+        return (*split[:-1], split[-1] + unused)
+    return tuple(split)
 
 
 def _adversary_level(command: c.NewGame) -> Level | None:
@@ -141,10 +258,46 @@ def _adversary_level(command: c.NewGame) -> Level | None:
     return adversary.levels[command.level or 0]
 
 
+def _scenario(command: c.NewGame) -> Scenario | None:
+    if command.scenario is None:
+        if command.scenario_difficulty is not None:
+            raise Refused("scenario_difficulty needs a scenario; scenarios: "
+                          + ", ".join(SCENARIOS))
+        return None
+    scenario = SCENARIOS.get(command.scenario)
+    if scenario is None:
+        raise Refused(f"unknown scenario {command.scenario!r}; scenarios: "
+                      f"{', '.join(SCENARIOS)}")
+    return scenario
+
+
+def _scenario_difficulty(command: c.NewGame, scenario: Scenario | None) -> int:
+    if scenario is None:
+        return 0
+    if command.scenario_difficulty is None:
+        return scenario.difficulty
+    choices = (scenario.difficulty, *scenario.difficulty_choices)
+    if command.scenario_difficulty not in choices:
+        raise Refused(f"{scenario.name} is printed with difficulty "
+                      f"{' or '.join(str(d) for d in choices)}, not {command.scenario_difficulty}")
+    return command.scenario_difficulty
+
+
 def _fear_markers_per_player(setup: Setup) -> int:
-    if setup.adversary is None or setup.level is None:
-        return FEAR_MARKERS_PER_PLAYER
-    return ADVERSARIES[setup.adversary].levels[setup.level].fear_markers_per_player
+    level = level_of(setup)
+    return level.fear_markers_per_player if level else FEAR_MARKERS_PER_PLAYER
+
+
+def _setup_steps(setup: Setup) -> list[tuple[str, str]]:
+    """The steps of the setup phase this game has, in order."""
+    steps = []
+    if has_feature(setup, ROYAL_BACKING):
+        steps.append(("setup", "royal_backing"))
+    steps.append(("setup", "initial_explore"))
+    scenario = scenario_of(setup)
+    if scenario and scenario.extra_invader_actions_at_setup:
+        steps += [("setup", "build"), ("setup", "explore"), ("setup", "advance")]
+    return steps
 
 
 # --- commands on a running game ---------------------------------------------------------------
@@ -166,7 +319,13 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
     elif isinstance(command, c.Reveal):
         state = _reveal(state, command, events, ends)
     elif isinstance(command, c.ResolveFear):
-        state = _resolve_fear(state, events)
+        state = _resolve_fear(state, command, events)
+    elif isinstance(command, c.NameFearCard):
+        state = _name_fear_card(state, command.card, command.force, events)
+    elif isinstance(command, c.Ritual):
+        state = _ritual(state, events, ends)
+    elif isinstance(command, c.NextBlightCard):
+        state = _next_blight_card(state, command, events, ends)
     elif isinstance(command, c.Declare):
         ends.append(_declared(state, command))
     elif isinstance(command, c.Effect):
@@ -174,6 +333,8 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
             state = _quick_change(state, part, events, ends)
     elif isinstance(command, c.EFFECT_PARTS):
         state = _quick_change(state, command, events, ends)
+    elif isinstance(command, CORRECTIONS):
+        state = _correct(state, command, events, ends)
     else:
         raise Refused(f"'{command.name}' is not a game action")
     return _settle(state, events, ends), events
@@ -191,6 +352,8 @@ def _quick_change(state: GameState, command: c.Command, events: Events,
         return _add_blight(state, command.amount, events, ends)
     if isinstance(command, c.Heal):
         return _heal(state, command.amount, events)
+    if isinstance(command, c.LoseFear):
+        return _lose_fear(state, command.amount, events)
     raise Refused(f"'{command.name}' cannot be part of an effect")
 
 
@@ -219,62 +382,137 @@ def _settle(state: GameState, events: Events, ends: list[Ending]) -> GameState:
 # --- rounds and steps -------------------------------------------------------------------------
 
 
+def _in_game(state: GameState, step: str) -> bool:
+    """Whether this game has the step at all (others are passed over without a word)."""
+    if step == "event":
+        return state.events is not None
+    if step == "high_immigration":
+        return state.invader.high_immigration is not None
+    return True
+
+
 def _why_skipped(state: GameState, step: str) -> str | None:
     """Why the step does not happen now, or None when it does."""
-    if step == "blighted_island" and state.blight.side != "blighted":
-        return "the island is still healthy"
-    if step == "fear" and state.fear.earned == 0:
-        return "no fear cards have been earned"
-    if step == "ravage" and not state.invader.ravage:
+    track, scenario = state.invader, scenario_of(state.setup)
+    if step == "blighted_island":
+        if state.blight.side == "healthy":
+            return "the island is still healthy"
+        card = BLIGHT_CARDS.get(state.blight.card or "")
+        if card is None or card.timing not in EVERY_INVADER_PHASE:
+            return "the blight card acts only when it flips or as a standing rule"
+    if step == "event" and state.events and not state.events.deck + state.events.discard:
+        return "there is no event card left to draw"
+    if step == "fear":
+        if scenario and scenario.rituals_of_terror:
+            return "in Rituals of Terror, earned fear cards wait for a ritual"
+        if state.fear.earned == 0:
+            return "no fear cards have been earned"
+    if step == "high_immigration" and not track.high_immigration:
+        return "no card lies on the High Immigration space"
+    if step == "ravage" and not track.ravage:
         return "no card lies on the Ravage space"
-    if step == "build" and not state.invader.build:
+    if step == "build" and not track.build:
         return "no card lies on the Build space"
+    if step == "explore" and _reveals_for(state, step) == 0:
+        return "Surges of Colonization: there is no explore in odd-numbered rounds"
     return None
+
+
+def _reveals_for(state: GameState, step: str) -> int:
+    """How many invader cards the step turns over."""
+    scenario = scenario_of(state.setup)
+    if scenario and scenario.surges and step in ("explore", "initial_explore"):
+        if state.phase == "setup" or state.round % 2 == 0:
+            return 2
+        return 0
+    return 1
+
+
+def _sequence(state: GameState) -> list[tuple[str, str]]:
+    return _setup_steps(state.setup) if state.phase == "setup" else list(ROUND_STEPS)
 
 
 def _enter(state: GameState, where: tuple[str, str], events: Events,
            ends: list[Ending]) -> GameState:
     """Begin the step `where`, or the first step after it that applies."""
-    index = ROUND_STEPS.index(where) if where in ROUND_STEPS else -1
-    while index >= 0 and (why := _why_skipped(state, ROUND_STEPS[index][1])):
-        events.append(e.StepSkipped(ROUND_STEPS[index][1], why))
-        index += 1
-    phase, step = ROUND_STEPS[index] if index >= 0 else where
-    state = replace(state, phase=phase, step=step)
+    sequence = _sequence(replace(state, phase=where[0]))
+    index = sequence.index(where)
+    while True:
+        step = sequence[index][1]
+        if not _in_game(state, step):
+            index += 1
+        elif why := _why_skipped(replace(state, phase=sequence[index][0]), step):
+            events.append(e.StepSkipped(step, why))
+            index += 1
+        else:
+            break
+        if index == len(sequence):  # only the setup phase can run out of steps
+            return _begin_round(state, events, ends)
+    phase, step = sequence[index]
+    state = replace(state, phase=phase, step=step,
+                    invader=replace(state.invader, special_this_step=None))
     events.append(e.StepStarted(state.round, phase, step))
-    if step in ("explore", "initial_explore"):
-        state = replace(state, invader=replace(state.invader, revealed_this_step=False))
-        if not state.invader.deck:
-            ends.append(("defeat", "time",
-                         "Time ran out: an invader card had to be turned over, "
-                         "but the invader deck is empty."))
-        elif state.setup.deck == "virtual":
-            state = _put_on_explore(state, state.invader.deck[0].card or "", False, events)
+    if step in REVEAL_STEPS:
+        state = replace(state, invader=replace(state.invader,
+                                               reveals_due=_reveals_for(state, step)))
+        state = _turn_due_cards(state, events, ends)
+    elif step == "event":
+        state = _draw_event(state, events)
     return state
 
 
 def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     step = state.step
     if awaiting_reveal(state):
-        stage = stage_name(state.invader.deck[0].stage)
-        raise Refused(f"turn over the top invader card ({stage}) and tell the app which one it "
-                      "is (reveal) before finishing this step")
+        raise Refused(f"{_reveal_request(state)} before finishing this step")
+    if state.blight.awaiting_card:
+        raise Refused("the Still-Healthy Island card has no blight left: draw the next blight "
+                      "card and name it (next_blight_card) before going on")
     if step == "fear" and state.fear.earned:
         raise Refused(f"{state.fear.earned} earned fear card(s) still wait: resolve each one "
                       "(resolve_fear) before finishing the Fear step")
-    if step == "initial_explore":
+    adversary = adversary_of(state.setup)
+    if step == "escalation":
+        assert adversary is not None
+        if adversary.escalation_timing == "before_explore":
+            return _resume_explore(state, events, ends)
+        following = ("invader", "advance") if adversary.escalation_timing == "after_explore" \
+            else ("slow", "slow_powers")
+        return _enter(state, following, events, ends)
+    if step in ("initial_explore", "advance"):
         state = _slide_cards(state, events)
-        return _begin_round(state, events, ends)
-    if step == "advance":
-        state = _slide_cards(state, events)
+    if adversary and state.invader.escalation_due and state.phase == "invader" and (
+            (step == "explore" and adversary.escalation_timing == "after_explore")
+            or (step == "advance" and adversary.escalation_timing == "after_advance")):
+        return _start_escalation(state, events)
     if step == "time_passes":
         return _begin_round(state, events, ends)
-    following = ROUND_STEPS[ROUND_STEPS.index((state.phase, step)) + 1]
-    return _enter(state, following, events, ends)
+    sequence = _sequence(state)
+    index = sequence.index((state.phase, step)) + 1
+    if index == len(sequence):
+        return _begin_round(state, events, ends)
+    return _enter(state, sequence[index], events, ends)
+
+
+def _start_escalation(state: GameState, events: Events) -> GameState:
+    state = replace(state, phase=ESCALATION_STEP[0], step=ESCALATION_STEP[1],
+                    invader=replace(state.invader, escalation_due=False))
+    events.append(e.StepStarted(state.round, *ESCALATION_STEP))
+    return state
+
+
+def _resume_explore(state: GameState, events: Events, ends: list[Ending]) -> GameState:
+    """Back from a before-explore escalation to the explore it interrupted."""
+    state = replace(state, phase="invader", step="explore")
+    events.append(e.StepStarted(state.round, "invader", "explore"))
+    return _turn_due_cards(state, events, ends)
 
 
 def _begin_round(state: GameState, events: Events, ends: list[Ending]) -> GameState:
-    state = replace(state, round=state.round + 1)
+    state = replace(state, round=state.round + 1,
+                    fear=replace(state.fear, resolved_this_round=0))
+    if state.events:
+        state = replace(state, events=replace(state.events, drawn_this_round=()))
     events.append(e.RoundStarted(state.round))
     return _enter(state, ROUND_STEPS[0], events, ends)
 
@@ -283,95 +521,239 @@ def _begin_round(state: GameState, events: Events, ends: list[Ending]) -> GameSt
 
 
 def _slide_cards(state: GameState, events: Events) -> GameState:
-    """Every card moves one space left at once; Ravage cards go to the discard."""
+    """Every card moves one space left at once; Ravage cards go on to the discard.
+
+    With England's High Immigration space the Ravage cards stop there first. At England level 3
+    the space leaves the game when a Stage II card would reach it, and that card is discarded.
+    """
     track = state.invader
+    leaving = track.ravage
+    discard = track.discard
+    high_immigration = track.high_immigration
+    if high_immigration is None:
+        discard += leaving
+    else:
+        discard += high_immigration
+        permanent = has_feature(state.setup, HIGH_IMMIGRATION_PERMANENT)
+        if not permanent and any(ALL_CARDS[card].stage >= 2 for card in leaving):
+            discard += leaving
+            high_immigration = None
+            events.append(e.HighImmigrationRemoved(leaving))
+        else:
+            high_immigration = leaving
     moved = replace(
         track,
-        discard=track.discard + track.ravage,
+        discard=discard,
+        high_immigration=high_immigration,
         ravage=track.build,
         build=track.explore,
         explore=(),
     )
-    events.append(e.InvaderCardsAdvanced(track.ravage, moved.ravage, moved.build))
+    events.append(e.InvaderCardsAdvanced(
+        tuple(card for card in discard[len(track.discard):]), moved.ravage, moved.build,
+        moved.high_immigration))
     return replace(state, invader=moved)
 
 
 def awaiting_reveal(state: GameState) -> bool:
-    """True while the step needs a card turned over before it can be finished."""
-    return (state.step in ("explore", "initial_explore")
-            and not state.invader.revealed_this_step and bool(state.invader.deck))
+    """True while the players must tell the app which invader card they turned over."""
+    track = state.invader
+    if track.uncovered:
+        return True
+    return state.step in REVEAL_STEPS and track.reveals_due > 0 and bool(track.deck)
+
+
+def expected_stage(state: GameState) -> int:
+    """The stage of the card the app waits for (from the fear deck first)."""
+    track = state.invader
+    return track.uncovered[0] if track.uncovered else track.deck[0].stage
+
+
+def _reveal_request(state: GameState) -> str:
+    stage = expected_stage(state)
+    if state.invader.uncovered:
+        return (f"name the {stage_name(stage)} invader card that came out of the fear deck "
+                "(reveal)")
+    return f"turn over the top invader card ({stage_name(stage)}) and name it (reveal)"
 
 
 def candidates(state: GameState) -> list[str]:
     """The cards that can legally come up next from a physical deck."""
     track = state.invader
-    if not track.deck:
+    if not awaiting_reveal(state):
         return []
-    top = track.deck[0]
-    if top.card:
-        return [top.card]
-    seen = set(_cards_out(track))
-    return [cid for cid, card in INVADER_CARDS.items() if card.stage == top.stage
-            and cid not in seen and not _fixed_later(track, cid)]
+    if not track.uncovered and track.deck[0].card:
+        return [track.deck[0].card]
+    stage = expected_stage(state)
+    known = set(_cards_seen(track))
+    return [cid for cid, card in INVADER_CARDS.items() if card.stage == stage
+            and cid not in known]
 
 
-def _cards_out(track: InvaderTrack) -> tuple[str, ...]:
-    return track.ravage + track.build + track.explore + track.discard
+def cards_in_play(track: InvaderTrack) -> tuple[str, ...]:
+    """Invader cards on the board's spaces and in the discard."""
+    return ((track.high_immigration or ()) + track.ravage + track.build + track.explore
+            + track.discard)
 
 
-def _fixed_later(track: InvaderTrack, card: str) -> bool:
-    return any(entry.card == card for entry in track.deck[1:])
+def _cards_seen(track: InvaderTrack) -> tuple[str, ...]:
+    """Every card whose place the app knows outside the deck's unseen positions."""
+    fixed = tuple(entry.card for entry in track.deck if entry.card)
+    removed = tuple(card for card in track.removed if card)
+    return cards_in_play(track) + fixed + removed
 
 
 def _reveal(state: GameState, command: c.Reveal, events: Events,
             ends: list[Ending]) -> GameState:
-    if state.step not in ("explore", "initial_explore"):
-        raise Refused("invader cards are turned over in the Explore step (and once at setup); "
+    track = state.invader
+    if not track.uncovered and state.step not in REVEAL_STEPS:
+        raise Refused("invader cards are turned over in the Explore step (and at setup); "
                       f"the game is in the {state.step.replace('_', ' ')} step")
     if state.setup.deck == "virtual":
         raise Refused("this game uses the app's virtual deck: the app turns the cards itself")
-    if state.invader.revealed_this_step:
+    if not awaiting_reveal(state):
         raise Refused("a card was already turned over in this step; undo first if it was the "
                       "wrong one")
-    card = INVADER_CARDS.get(command.card)
+    card = ALL_CARDS.get(command.card)
     if card is None:
         raise Refused(f"unknown invader card {command.card!r}; cards are named like "
                       "I-jungle, II-coastal or III-mountain-sands")
     if not command.force:
-        problem = _reveal_problem(state.invader, command.card)
+        problem = _reveal_problem(state, command.card)
         if problem:
             raise Refused(problem + " (send force: true if your table plays it that way)")
-    return _put_on_explore(state, command.card, command.force, events)
+    if track.uncovered:
+        return _place_uncovered(state, command.card, events)
+    state = _turn_card(state, command.card, command.force, events)
+    return _turn_due_cards(state, events, ends)
 
 
-def _reveal_problem(track: InvaderTrack, card_id: str) -> str | None:
-    card = INVADER_CARDS[card_id]
-    top = track.deck[0]
-    if card_id in _cards_out(track):
-        return f"{card_id} has already come up in this game"
-    if top.card and top.card != card_id:
-        return f"the next card was placed at setup: it should be {top.card}, not {card_id}"
-    if card.stage != top.stage:
-        return (f"{card_id} is a {stage_name(card.stage)} card, but the next card in the deck "
-                f"is {stage_name(top.stage)}")
-    if _fixed_later(track, card_id):
-        return f"{card_id} was placed further down the deck at setup; it cannot come up now"
+def _reveal_problem(state: GameState, card_id: str) -> str | None:
+    track = state.invader
+    fixed = None if track.uncovered else track.deck[0].card
+    if fixed:
+        if card_id == fixed:
+            return None
+        return f"the next card was placed at setup: it should be {fixed}, not {card_id}"
+    if card_id not in INVADER_CARDS:
+        return f"{card_id} only comes up where the adversary placed it"
+    if card_id in _cards_seen(track):
+        return f"{card_id} has already come up, or lies elsewhere, in this game"
+    stage = expected_stage(state)
+    if INVADER_CARDS[card_id].stage != stage:
+        where = "the card from the fear deck" if track.uncovered else "the next card in the deck"
+        return (f"{card_id} is a {stage_name(INVADER_CARDS[card_id].stage)} card, but {where} "
+                f"is {stage_name(stage)}")
     return None
 
 
-def _put_on_explore(state: GameState, card_id: str, forced: bool, events: Events) -> GameState:
+def _turn_due_cards(state: GameState, events: Events, ends: list[Ending]) -> GameState:
+    """Turn over what the step still needs: the app does it for a virtual deck."""
+    while state.step in REVEAL_STEPS and state.invader.reveals_due > 0:
+        if not state.invader.deck:
+            ends.append(("defeat", "time",
+                         "Time ran out: an invader card had to be turned over, "
+                         "but the invader deck is empty."))
+            break
+        if state.setup.deck != "virtual":
+            break
+        state = _turn_card(state, state.invader.deck[0].card or "", False, events)
+        if state.step == "escalation":
+            break
+    return state
+
+
+def _turn_card(state: GameState, card_id: str, forced: bool, events: Events) -> GameState:
+    """Take the top card off the deck and put it where this step sends it."""
     track = state.invader
     rest = track.deck[1:]
-    state = replace(state, invader=replace(
-        track, deck=rest, explore=track.explore + (card_id,), revealed_this_step=True))
-    card = INVADER_CARDS[card_id]
+    card = ALL_CARDS[card_id]
+    if not card.is_invader_card:
+        # A reminder card: its effect happens and the next card is turned for the same step.
+        assert card.effect is not None
+        events.append(e.SpecialCardRevealed(card_id, card.name, card.effect))
+        return replace(state, invader=replace(
+            track, deck=rest, removed=track.removed + (card_id,), special_this_step=card_id))
+    due = track.reveals_due - 1
+    if state.step == "royal_backing":
+        track = replace(track, deck=rest, discard=track.discard + (card_id,), reveals_due=due)
+        slot = "discard"
+    else:
+        track = replace(track, deck=rest, explore=track.explore + (card_id,), reveals_due=due)
+        slot = "explore"
     events.append(e.InvaderCardRevealed(card_id, card.stage, card.terrains, card.escalation,
-                                        len(rest), forced))
+                                        len(rest), forced, slot))
     if len(rest) == 1:
         events.append(e.LastInvaderCard())
     elif not rest:
         events.append(e.InvaderDeckEmpty())
+    state = replace(state, invader=track)
+    adversary = adversary_of(state.setup)
+    if card.escalation and adversary and state.step == "explore" and state.phase == "invader":
+        state = replace(state, invader=replace(state.invader, escalation_due=True))
+        if adversary.escalation_timing == "before_explore":
+            state = _start_escalation(state, events)
     return state
+
+
+def _place_uncovered(state: GameState, card_id: str, events: Events) -> GameState:
+    track = state.invader
+    events.append(e.InvaderCardUncovered(track.uncovered[0], card_id))
+    return replace(state, invader=replace(
+        track, uncovered=track.uncovered[1:], build=track.build + (card_id,)))
+
+
+# --- the event deck (Branch & Claw) -----------------------------------------------------------
+
+
+def _draw_event(state: GameState, events: Events) -> GameState:
+    """The event step draws a card; in the first round it is discarded unresolved."""
+    assert state.events is not None
+    resolve = state.round > 1
+    track, kind = _draw_one(state.events, resolve, events)
+    if kind == "slave_rebellion":
+        # France's own event draws another event after it. In Stages I-II it then goes back
+        # under the top cards; in Stage III (or unresolved) it is discarded for good.
+        if resolve and (track.deck or track.discard):
+            track, _ = _draw_one(track, True, events)
+        if resolve and _invader_stage(state) < 3:
+            track = replace(track, deck=track.deck + 1,
+                            slave_rebellion=min(SLAVE_REBELLION_DEPTH, track.deck))
+        else:
+            track = replace(track, discard=track.discard + 1)
+    return replace(state, events=track)
+
+
+def _draw_one(track: EventTrack, resolve: bool, events: Events) -> tuple[EventTrack, str]:
+    track = _take_event(track, events)
+    kind = "slave_rebellion" if track.slave_rebellion == 0 else "event"
+    below = None if not track.slave_rebellion else track.slave_rebellion - 1
+    track = replace(
+        track,
+        deck=track.deck - 1,
+        discard=track.discard + (1 if kind == "event" else 0),
+        drawn=track.drawn + 1,
+        slave_rebellion=below,
+        drawn_this_round=track.drawn_this_round + (kind,),
+    )
+    events.append(e.EventCardDrawn(kind, resolve, track.deck))
+    return track, kind
+
+
+def _take_event(track: EventTrack, events: Events) -> EventTrack:
+    """Make sure a card can be drawn: an empty deck is refilled from the shuffled discard."""
+    if track.deck == 0 and track.discard:
+        track = replace(track, deck=track.discard, discard=0)
+        events.append(e.EventDeckReshuffled(track.deck))
+    return track
+
+
+def _invader_stage(state: GameState) -> int:
+    """The stage events look at: that of the top card of the invader deck (III when empty)."""
+    for entry in state.invader.deck:
+        if entry.stage:
+            return entry.stage
+    return 3
 
 
 # --- fear and terror --------------------------------------------------------------------------
@@ -379,40 +761,159 @@ def _put_on_explore(state: GameState, card_id: str, forced: bool, events: Events
 
 def _generate_fear(state: GameState, amount: int, events: Events,
                    ends: list[Ending]) -> GameState:
-    fear = state.fear
-    generated = fear.generated + amount
-    earned, deck = fear.earned, fear.deck
-    level = fear.terror_level
-    new_events: Events = []
+    generated = state.fear.generated + amount
+    pool_size = state.fear.pool_size
+    later: Events = []
     # Each time the pool empties a card is earned and the markers go back; surplus carries over.
-    while generated >= fear.pool_size:
-        generated -= fear.pool_size
-        if deck == 0:
+    while generated >= pool_size:
+        generated -= pool_size
+        if state.fear.deck == 0:
             continue
-        earned, deck = earned + 1, deck - 1
-        after = replace(fear, earned=earned, deck=deck)
-        new_events.append(e.FearCardEarned(after.total_cards - deck, earned, deck))
-        if after.terror_level > level:
-            level = after.terror_level
-            new_events.append(e.TerrorLevelRaised(level, VICTORY_CONDITIONS[level]))
-        if deck == 0:
+        state = _take_fear_card(state, later, ends, earned=True)
+    state = replace(state, fear=replace(state.fear, generated=generated))
+    events.append(e.FearGenerated(amount, state.fear.pool, generated))
+    events.extend(later)
+    return state
+
+
+def _take_fear_card(state: GameState, events: Events, ends: list[Ending],
+                    earned: bool) -> GameState:
+    """The top card leaves the fear deck: earned, or put back in the box by an effect."""
+    fear = state.fear
+    groups = list(fear.groups)
+    top = next(index for index, count in enumerate(groups) if count)
+    groups[top] -= 1
+    fear = replace(fear, groups=tuple(groups), earned=fear.earned + (1 if earned else 0))
+    if earned:
+        events.append(e.FearCardEarned(fear.resolved + fear.earned + fear.discarded,
+                                       fear.earned, fear.deck))
+    hidden = []
+    uncovered: list[tuple[int, str | None]] = []
+    for above, stage, card in fear.hidden_invaders:
+        if above <= 1:
+            uncovered.append((stage, card))
+        else:
+            hidden.append((above - 1, stage, card))
+    state = replace(state, fear=replace(fear, hidden_invaders=tuple(hidden)))
+    for stage, card in uncovered:
+        state = _uncover_invader_card(state, stage, card, events)
+    return _raise_terror(state, events, ends)
+
+
+def _uncover_invader_card(state: GameState, stage: int, card: str | None,
+                          events: Events) -> GameState:
+    """Russia 5+: an invader card under the earned fear card goes to the Build space at once."""
+    track = state.invader
+    if card is None:  # a physical card: the players name it (reveal)
+        events.append(e.InvaderCardUncovered(stage, None))
+        return replace(state, invader=replace(track, uncovered=track.uncovered + (stage,)))
+    events.append(e.InvaderCardUncovered(stage, card))
+    return replace(state, invader=replace(track, build=track.build + (card,)))
+
+
+def _raise_terror(state: GameState, events: Events, ends: list[Ending]) -> GameState:
+    """Uncovered dividers raise the terror level; a spent deck is the fear victory."""
+    fear = state.fear
+    if not fear.dividers:
+        return state
+    if fear.deck == 0:
+        level = 4
+    else:
+        level = max(fear.terror_level,
+                    1 + next(index for index, count in enumerate(fear.groups) if count))
+    for raised in range(fear.terror_level + 1, level + 1):
+        events.append(e.TerrorLevelRaised(raised, victory_condition(state.setup, raised)))
+    if level == 4 and fear.terror_level < 4:
+        scenario = scenario_of(state.setup)
+        if scenario is None or scenario.fear_deck_victory:
             ends.append(("victory", "fear",
                          "The last fear card was earned: the invaders flee the island in terror."))
-    fear = replace(fear, generated=generated, earned=earned, deck=deck)
-    events.append(e.FearGenerated(amount, fear.pool, fear.generated))
-    events.extend(new_events)
+    return replace(state, fear=replace(fear, terror_level=level))
+
+
+def victory_condition(setup: Setup, terror_level: int) -> str:
+    scenario = scenario_of(setup)
+    if scenario and scenario.victory_conditions and terror_level in scenario.victory_conditions:
+        return scenario.victory_conditions[terror_level]
+    return VICTORY_CONDITIONS[terror_level]
+
+
+def _resolving_allowed(state: GameState) -> str | None:
+    """Why earned fear cards cannot be resolved now, or None when they can."""
+    scenario = scenario_of(state.setup)
+    if scenario and scenario.rituals_of_terror:
+        if state.step in ("fast_powers", "slow_powers"):
+            return None
+        return ("in Rituals of Terror, earned fear cards are resolved right after a ritual, in "
+                "the fast or slow power phase")
+    if state.step != "fear":
+        return ("earned fear cards are resolved in the Fear step of the Invader phase; the game "
+                f"is in the {state.step.replace('_', ' ')} step")
+    return None
+
+
+def _resolve_fear(state: GameState, command: c.ResolveFear, events: Events) -> GameState:
+    why = _resolving_allowed(state)
+    if why:
+        raise Refused(why)
+    if not state.fear.earned:
+        raise Refused("no earned fear card is waiting")
+    if command.card is not None:
+        state = _name_fear_card(state, command.card, command.force, events)
+    fear = state.fear
+    fear = replace(
+        fear,
+        earned=fear.earned - 1,
+        resolved=fear.resolved + 1,
+        resolved_this_round=fear.resolved_this_round + 1,
+        card=None,
+        seen=fear.seen + ((fear.card,) if fear.card else ()),
+    )
+    events.append(e.FearCardResolved(fear.resolved, fear.terror_level, fear.earned,
+                                     state.fear.card))
     return replace(state, fear=fear)
 
 
-def _resolve_fear(state: GameState, events: Events) -> GameState:
-    if state.step != "fear":
-        raise Refused("earned fear cards are resolved in the Fear step of the Invader phase; "
-                      f"the game is in the {state.step.replace('_', ' ')} step")
+def _name_fear_card(state: GameState, card_id: str, force: bool, events: Events) -> GameState:
+    why = _resolving_allowed(state)
+    if why:
+        raise Refused(why)
+    if not state.fear.earned:
+        raise Refused("no earned fear card is waiting to be turned over")
+    card = FEAR_CARDS.get(card_id)
+    if card is None:
+        raise Refused(f"unknown fear card {card_id!r}; fear cards are named like "
+                      "avoid-the-dahan or trade-suffers (see the catalogue)")
+    if card_id in state.fear.seen and not force:
+        raise Refused(f"{card.name} was already resolved in this game (send force: true if it "
+                      "came back into the deck)")
+    level = min(state.terror_level, 3)
+    events.append(e.FearCardNamed(card_id, card.name, level, card.effect_at(level)))
+    return replace(state, fear=replace(state.fear, card=card_id))
+
+
+def _ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
+    scenario = scenario_of(state.setup)
+    if not (scenario and scenario.rituals_of_terror):
+        raise Refused("a Ritual of Terror belongs to the Rituals of Terror scenario")
+    if state.step not in ("fast_powers", "slow_powers"):
+        raise Refused("a Ritual of Terror is performed in the fast or slow power phase")
+    level = state.terror_level + 1
+    events.append(e.RitualPerformed(level))
+    events.append(e.TerrorLevelRaised(level, victory_condition(state.setup, level)))
+    if level == 4:
+        ends.append(("victory", "ritual",
+                     "The third Ritual of Terror is done: the invaders flee the island."))
+    return replace(state, fear=replace(state.fear, terror_level=level))
+
+
+def _lose_fear(state: GameState, amount: int, events: Events) -> GameState:
     fear = state.fear
-    if not fear.earned:
-        raise Refused("no earned fear card is waiting")
-    fear = replace(fear, earned=fear.earned - 1, resolved=fear.resolved + 1)
-    events.append(e.FearCardResolved(fear.resolved, fear.terror_level, fear.earned))
+    if fear.generated == 0:
+        raise Refused("no fear has been generated toward the next fear card; nothing to lose")
+    lost = min(amount, fear.generated)
+    fear = replace(fear, generated=fear.generated - lost)
+    events.append(e.FearLost(lost, fear.pool, fear.generated))
     return replace(state, fear=fear)
 
 
@@ -421,33 +922,89 @@ def _resolve_fear(state: GameState, events: Events) -> GameState:
 
 def _add_blight(state: GameState, amount: int, events: Events, ends: list[Ending]) -> GameState:
     """Take blight from the card (or board space) onto the island, one at a time."""
-    blight = state.blight
-    on_card, on_island, side = blight.on_card, blight.on_island, blight.side
-    flipped: e.Event | None = None
+    before = state.blight.on_island
+    later: Events = []
     for _ in range(amount):
-        if on_card == 0:  # already lost earlier in the same effect: nothing left to take
+        blight = state.blight
+        if blight.awaiting_card:  # between two cards: the next card pays it back
+            state = replace(state, blight=replace(
+                blight, owed=blight.owed + 1, on_island=blight.on_island + 1))
+            continue
+        if blight.on_card == 0:  # already lost earlier in the same effect: nothing left to take
             break
-        on_card, on_island = on_card - 1, on_island + 1
-        if on_card > 0:
-            continue
-        if side == "healthy" and blight.card is not None:
-            card = BLIGHT_CARDS[blight.card]
-            side = "blighted"
-            on_card = card.blighted_per_player * state.setup.players
-            flipped = e.BlightCardFlipped(card.id, card.name, on_card, card.effect)
-            continue
-        ends.append(("defeat", "blight",
-                     "The last blight left the blight card: the island is overwhelmed."))
-        break
-    events.append(e.BlightAdded(on_island - blight.on_island, on_card, on_island))
-    if flipped is not None:
-        events.append(flipped)
-    blight = replace(blight, on_card=on_card, on_island=on_island, side=side)
-    return replace(state, blight=blight)
+        blight = replace(blight, on_card=blight.on_card - 1, on_island=blight.on_island + 1)
+        state = replace(state, blight=blight)
+        if blight.on_card == 0:
+            state = _blight_card_emptied(state, later, ends)
+    blight = state.blight
+    events.append(e.BlightAdded(blight.on_island - before, blight.on_card, blight.on_island))
+    events.extend(later)
+    return state
+
+
+def _blight_card_emptied(state: GameState, events: Events, ends: list[Ending]) -> GameState:
+    blight = state.blight
+    card = BLIGHT_CARDS.get(blight.card or "")
+    if blight.side == "healthy" and card is not None:
+        return _turn_to_back(state, card.id, 0, events, ends)
+    if blight.side == "still_healthy" and blight.card is not None:
+        # Not a loss: the next blight card goes straight onto its back side.
+        events.append(e.BlightCardNeeded(blight.owed))
+        return replace(state, blight=replace(
+            blight, awaiting_card=True, earlier_cards=blight.earlier_cards + (blight.card,)))
+    ends.append(("defeat", "blight",
+                 "The last blight left the blight card: the island is overwhelmed."))
+    return state
+
+
+def _turn_to_back(state: GameState, card_id: str, owed: int, events: Events,
+                  ends: list[Ending]) -> GameState:
+    """Put `card_id` on its back side with its blight per player, less blight already owed."""
+    card = BLIGHT_CARDS[card_id]
+    scenario = scenario_of(state.setup)
+    per_player = card.blighted_per_player + (scenario.flipped_blight_per_player if scenario else 0)
+    refill = max(per_player, 0) * state.setup.players
+    side = "still_healthy" if card.still_healthy else "blighted"
+    state = replace(state, blight=replace(
+        state.blight, card=card_id, side=side, on_card=max(refill - owed, 0),
+        awaiting_card=False, owed=0))
+    events.append(e.BlightCardFlipped(card.id, card.name, refill, card.effect, side, card.timing))
+    if card_id == "invaders-find-the-land-to-their-liking":
+        state = _grow_fear_pool(state, events)
+    if refill <= owed:
+        state = replace(state, blight=replace(state.blight, owed=owed - refill))
+        state = _blight_card_emptied(state, events, ends)
+    return state
+
+
+def _grow_fear_pool(state: GameState, events: Events) -> GameState:
+    """More fear is needed per card from now on, by the terror level at the flip."""
+    halves = LIKING_FEAR_HALVES[min(state.terror_level, 3)]
+    fear = state.fear
+    fear = replace(fear, pool_size=fear.pool_size + halves * state.setup.players // 2)
+    events.append(e.FearPoolChanged(fear.pool_size, fear.pool))
+    return replace(state, fear=fear)
+
+
+def _next_blight_card(state: GameState, command: c.NextBlightCard, events: Events,
+                      ends: list[Ending]) -> GameState:
+    blight = state.blight
+    if not blight.awaiting_card:
+        raise Refused("a new blight card is drawn only when a Still-Healthy Island card has no "
+                      "blight left")
+    if command.card not in BLIGHT_CARDS:
+        raise Refused(f"unknown blight card {command.card!r}; known cards: "
+                      f"{', '.join(BLIGHT_CARDS)}")
+    if command.card in blight.earlier_cards:
+        raise Refused(f"{BLIGHT_CARDS[command.card].name} was already used in this game")
+    return _turn_to_back(state, command.card, blight.owed, events, ends)
 
 
 def _heal(state: GameState, amount: int, events: Events) -> GameState:
     blight = state.blight
+    if blight.awaiting_card:
+        raise Refused("name the next blight card first (next_blight_card): healed blight goes "
+                      "back onto it")
     if amount > blight.on_island:
         raise Refused(f"only {blight.on_island} blight is on the island; "
                       f"{amount} cannot be removed")
@@ -457,17 +1014,133 @@ def _heal(state: GameState, amount: int, events: Events) -> GameState:
     return replace(state, blight=blight)
 
 
+# --- corrections ------------------------------------------------------------------------------
+
+CORRECTIONS = (c.MoveCard, c.Accelerate, c.ReturnFearCard, c.DiscardFearCard, c.AddFearCard,
+               c.RemoveFearCard, c.SetBlight)
+# Where a card can be found for move_card: the Invader Board's spaces and the discard.
+BOARD_PLACES = ("high_immigration", "ravage", "build", "explore", "discard")
+
+
+def _correct(state: GameState, command: c.Command, events: Events,
+             ends: list[Ending]) -> GameState:
+    fear = state.fear
+    if isinstance(command, c.MoveCard):
+        return _move_card(state, command, events)
+    if isinstance(command, c.Accelerate):
+        return _accelerate(state, events)
+    if isinstance(command, c.SetBlight):
+        return _set_blight(state, command, events)
+    if isinstance(command, c.RemoveFearCard):
+        if not fear.deck:
+            raise Refused("the fear deck is empty")
+        state = _take_fear_card(state, events, ends, earned=False)
+        return _fear_corrected(state, "removed", events)
+    if isinstance(command, (c.ReturnFearCard, c.DiscardFearCard)) and not fear.earned:
+        raise Refused("no earned fear card is waiting")
+    if isinstance(command, c.DiscardFearCard):
+        state = replace(state, fear=replace(fear, earned=fear.earned - 1,
+                                            discarded=fear.discarded + 1, card=None))
+        return _fear_corrected(state, "discarded", events)
+    # A returned or an added card goes onto the top of the fear deck.
+    groups = list(fear.groups)
+    top = next((index for index, count in enumerate(groups) if count), len(groups) - 1)
+    groups[top] += 1
+    hidden = tuple((above + 1, stage, card) for above, stage, card in fear.hidden_invaders)
+    fear = replace(fear, groups=tuple(groups), hidden_invaders=hidden)
+    if isinstance(command, c.ReturnFearCard):
+        state = replace(state, fear=replace(fear, earned=fear.earned - 1, card=None))
+        return _fear_corrected(state, "returned", events)
+    state = replace(state, fear=replace(fear, split=fear.split))
+    return _fear_corrected(state, "added", events)
+
+
+def _fear_corrected(state: GameState, action: str, events: Events) -> GameState:
+    fear = state.fear
+    events.append(e.FearDeckCorrected(action, fear.earned, fear.deck, fear.terror_level))
+    return state
+
+
+def _move_card(state: GameState, command: c.MoveCard, events: Events) -> GameState:
+    track = state.invader
+    # The track's field for each place a card can be taken from or put on.
+    fields = {"high_immigration": "high_immigration", "ravage": "ravage", "build": "build",
+              "explore": "explore", "discard": "discard", "box": "removed"}
+    places: dict[str, tuple[str | None, ...]] = {
+        place: getattr(track, field) or () for place, field in fields.items()}
+    source = next((place for place, cards in places.items() if command.card in cards), None)
+    if source is None:
+        raise Refused(f"{command.card} is not on the Invader Board, in the discard or in the "
+                      "box; a card still in the deck leaves it with accelerate")
+    if command.to == source:
+        raise Refused(f"{command.card} is already there")
+    if command.to == "high_immigration" and track.high_immigration is None:
+        raise Refused("this game has no High Immigration space")
+    taken = list(places[source])
+    taken.remove(command.card)
+    places[source] = tuple(taken)
+    deck = track.deck
+    entry = DeckEntry(ALL_CARDS[command.card].stage, command.card)
+    if command.to == "deck_top":
+        deck = (entry,) + deck
+    elif command.to == "deck_bottom":
+        deck = deck + (entry,)
+    else:
+        places[command.to] = places[command.to] + (command.card,)
+    changes = {fields[place]: cards for place, cards in places.items()}
+    if track.high_immigration is None:
+        del changes["high_immigration"]
+    events.append(e.CardMoved(command.card, source, command.to))
+    return replace(state, invader=replace(track, deck=deck, **changes))  # type: ignore[arg-type]
+
+
+def _accelerate(state: GameState, events: Events) -> GameState:
+    track = state.invader
+    stages = [entry.stage for entry in track.deck if entry.stage]
+    if not stages:
+        raise Refused("no invader card is left in the deck")
+    index = next(i for i, entry in enumerate(track.deck) if entry.stage == min(stages))
+    entry = track.deck[index]
+    events.append(e.CardMoved(entry.card, "deck", "box"))
+    return replace(state, invader=replace(
+        track, deck=track.deck[:index] + track.deck[index + 1:],
+        removed=track.removed + (entry.card,)))
+
+
+def _set_blight(state: GameState, command: c.SetBlight, events: Events) -> GameState:
+    blight = state.blight
+    if blight.awaiting_card:
+        raise Refused("name the next blight card first (next_blight_card)")
+    if command.on_card == 0:
+        raise Refused("the blight card holds at least 1 blight while the game goes on; if the "
+                      "last one left it, add it with blight")
+    on_island = blight.on_island if command.on_island is None else command.on_island
+    state = replace(state, blight=replace(blight, on_card=command.on_card, on_island=on_island))
+    events.append(e.BlightSet(command.on_card, on_island))
+    return state
+
+
 # --- the end of the game ----------------------------------------------------------------------
 
 
 def _declared(state: GameState, command: c.Declare) -> Ending:
+    setup = state.setup
     if command.result == "victory":
         level = state.terror_level
         return ("victory", command.reason or "terror_condition",
                 f"The players met the terror level {level} condition: "
-                f"{VICTORY_CONDITIONS[level]}")
+                f"{victory_condition(setup, level)}")
     if command.result == "defeat":
         reason = command.reason or "spirit_destroyed"
+        adversary, scenario = adversary_of(setup), scenario_of(setup)
+        if reason in ("adversary", setup.adversary):
+            if adversary is None or adversary.loss_condition is None:
+                raise Refused("this game's adversary adds no way to lose")
+            return ("defeat", "adversary", f"{adversary.name}: {adversary.loss_condition}")
+        if reason in ("scenario", setup.scenario):
+            if scenario is None or scenario.loss_condition is None:
+                raise Refused("this game's scenario adds no way to lose")
+            return ("defeat", "scenario", f"{scenario.name}: {scenario.loss_condition}")
         detail = ("A Spirit has no Presence left on the island." if reason == "spirit_destroyed"
                   else f"The players declared a defeat: {reason.replace('_', ' ')}.")
         return ("defeat", reason, detail)
@@ -475,16 +1148,17 @@ def _declared(state: GameState, command: c.Declare) -> Ending:
             "One effect both won and lost the game: a sacrifice victory.")
 
 
-def score(state: GameState, dahan: int, blight_on_island: int) -> int:
+def score(state: GameState, dahan: int, blight_on_island: int, bonus: int = 0) -> int:
     """The published score: it rewards difficulty, a quick win or a long stand, dahan kept."""
     assert state.outcome is not None
     difficulty = state.setup.difficulty
     players = state.setup.players
     if state.outcome.result in ("victory", "sacrifice"):
-        points = 5 * difficulty + 10 + 2 * len(state.invader.deck)
+        invader_cards_left = sum(1 for entry in state.invader.deck if entry.stage)
+        points = 5 * difficulty + 10 + 2 * invader_cards_left
     else:
-        points = 2 * difficulty + len(_cards_out(state.invader))
-    return points + dahan // players - blight_on_island // players
+        points = 2 * difficulty + len(cards_in_play(state.invader))
+    return points + dahan // players - blight_on_island // players + bonus
 
 
 def _score(state: GameState, command: c.Score) -> tuple[GameState, Events]:
@@ -492,6 +1166,8 @@ def _score(state: GameState, command: c.Score) -> tuple[GameState, Events]:
         raise Refused("the score is counted when the game is over")
     blight = state.blight.on_island if command.blight_on_island is None \
         else command.blight_on_island
-    points = score(state, command.dahan, blight)
-    outcome = replace(state.outcome, score=points, dahan=command.dahan, blight_on_island=blight)
+    bonus = command.bonus or 0
+    points = score(state, command.dahan, blight, bonus)
+    outcome = replace(state.outcome, score=points, dahan=command.dahan, blight_on_island=blight,
+                      bonus=command.bonus)
     return replace(state, outcome=outcome), [e.ScoreRecorded(points, command.dahan, blight)]

@@ -10,15 +10,19 @@ from dataclasses import dataclass
 
 from .cards import DeckEntry
 
-# Where each phase's steps come in a round, in order. The setup phase has only the initial
-# explore; a finished game sits in phase "over".
+# Where each phase's steps come in a round, in order. Steps a game does not have (no event deck,
+# no High Immigration space) are left out as the game goes; the escalation step is entered from
+# the explore or advance step when a flagged card was turned over. A finished game sits in
+# phase "over".
 ROUND_STEPS: tuple[tuple[str, str], ...] = (
     ("spirit", "growth"),
     ("spirit", "gain_energy"),
     ("spirit", "play_cards"),
     ("fast", "fast_powers"),
     ("invader", "blighted_island"),
+    ("invader", "event"),
     ("invader", "fear"),
+    ("invader", "high_immigration"),
     ("invader", "ravage"),
     ("invader", "build"),
     ("invader", "explore"),
@@ -26,8 +30,11 @@ ROUND_STEPS: tuple[tuple[str, str], ...] = (
     ("slow", "slow_powers"),
     ("time_passes", "time_passes"),
 )
+ESCALATION_STEP = ("invader", "escalation")
 SETUP_STEP = ("setup", "initial_explore")
 OVER_STEP = ("over", "over")
+# Steps in which invader cards are turned over.
+REVEAL_STEPS = ("explore", "initial_explore", "royal_backing")
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,10 @@ class Setup:
     adversary: str | None = None
     level: int | None = None
     thematic: bool = False
+    scenario: str | None = None
+    events: bool = False
+    event_deck: int = 0
+    """Event cards shuffled at setup (Slave Rebellion not counted)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +69,18 @@ class InvaderTrack:
     discard: tuple[str, ...] = ()
     set_aside: tuple[str | None, ...] = ()
     """Cards left out of the deck at setup; None where a physical deck keeps them unseen."""
-    revealed_this_step: bool = False
+    reveals_due: int = 0
+    """Cards still to be turned over in this step."""
+    high_immigration: tuple[str, ...] | None = None
+    """England's extra Build space left of Ravage; None when the game has none (or lost it)."""
+    removed: tuple[str | None, ...] = ()
+    """Cards put back in the box during the game (None: a physical card nobody looked at)."""
+    uncovered: tuple[int, ...] = ()
+    """Stages of invader cards uncovered in the fear deck that the players still have to name."""
+    escalation_due: bool = False
+    """A flagged card came up this round and its escalation has not happened yet."""
+    special_this_step: str | None = None
+    """A special card that came up in this step; its effect is shown until the step ends."""
 
 
 @dataclass(frozen=True)
@@ -68,46 +90,66 @@ class FearTrack:
     generated: int
     earned: int
     resolved: int
-    deck: int
+    groups: tuple[int, ...]
+    """Fear cards left in the deck per terror group, top group first."""
     split: tuple[int, ...]
-    """Fear cards per terror level, top of the deck first (default 3/3/3)."""
+    """Fear cards per terror level at setup (default 3/3/3)."""
+    terror_level: int = 1
+    """1-3 while playing; 4 once the deck is spent (or the third ritual is done)."""
+    discarded: int = 0
+    """Earned cards discarded without being resolved."""
+    dividers: bool = True
+    """False when terror rises only by other means (Rituals of Terror)."""
+    card: str | None = None
+    """The fear card the players turned over and are resolving now, when they named it."""
+    seen: tuple[str, ...] = ()
+    """Fear cards named and resolved in this game, in order."""
+    resolved_this_round: int = 0
+    hidden_invaders: tuple[tuple[int, int, str | None], ...] = ()
+    """(fear cards above it, stage, card) for invader cards hidden in the fear deck."""
 
     @property
     def pool(self) -> int:
         return self.pool_size - self.generated
 
     @property
+    def deck(self) -> int:
+        return sum(self.groups)
+
+    @property
     def total_cards(self) -> int:
         return sum(self.split)
 
     @property
-    def terror_level(self) -> int:
-        """1 + the number of dividers uncovered; 4 once every fear card is earned."""
-        taken = self.total_cards - self.deck
-        level, boundary = 1, 0
-        for size in self.split:
-            boundary += size
-            if taken >= boundary:
-                level += 1
-        return min(level, 4)
-
-    @property
     def cards_to_next_level(self) -> int:
-        taken = self.total_cards - self.deck
-        boundary = 0
-        for size in self.split:
-            boundary += size
-            if taken < boundary:
-                return boundary - taken
-        return 0
+        if not self.dividers or self.terror_level > len(self.groups):
+            return 0
+        return self.groups[self.terror_level - 1]
+
+
+@dataclass(frozen=True)
+class EventTrack:
+    deck: int
+    discard: int = 0
+    drawn: int = 0
+    slave_rebellion: int | None = None
+    """Event cards above Slave Rebellion in the deck (France 2+); None when it is not there."""
+    drawn_this_round: tuple[str, ...] = ()
+    """What the event step drew this round: "event" or "slave_rebellion" per card."""
 
 
 @dataclass(frozen=True)
 class BlightTrack:
     card: str | None
-    side: str  # "healthy" | "blighted"
+    side: str  # "healthy" | "still_healthy" | "blighted"
     on_card: int
     on_island: int
+    earlier_cards: tuple[str, ...] = ()
+    """Still-Healthy Island cards used up before the current one."""
+    awaiting_card: bool = False
+    """A Still-Healthy card ran out: the players must name the next blight card."""
+    owed: int = 0
+    """Blight taken while no card was in place; it comes off the next card."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +160,7 @@ class Outcome:
     score: int | None = None
     dahan: int | None = None
     blight_on_island: int | None = None
+    bonus: int | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +172,7 @@ class GameState:
     invader: InvaderTrack
     fear: FearTrack
     blight: BlightTrack
+    events: EventTrack | None = None
     outcome: Outcome | None = None
     ended_in: tuple[str, str] | None = None
     """The phase and step the game was in when it ended, for the end-of-game screen."""

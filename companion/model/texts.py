@@ -14,6 +14,11 @@ VICTORY_CONDITIONS = {
 }
 
 STEP_PROMPTS = {
+    "royal_backing": (
+        "Royal Backing: the top invader card, {cards}, goes face up to the discard. On each "
+        "board add 1 Town to the {terrains} land with the fewest Invaders; then tap Done for "
+        "the initial explore."
+    ),
     "initial_explore": (
         "The invaders land: put one explorer in every {terrains} land, then tap Done to lay "
         "the card on the Build space."
@@ -33,7 +38,12 @@ STEP_PROMPTS = {
         "Fast powers: resolve the fast cards in play and fast innate powers, one at a time, in "
         "whatever order the table agrees."
     ),
-    "blighted_island": "The island is blighted: {effect}",
+    "blighted_island": "The blight card acts: {effect}",
+    "event": "{event}",
+    "high_immigration": (
+        "High Immigration: build in {terrains} before the Ravage, as the Build step would."
+    ),
+    "escalation": "Escalation, {adversary}: {escalation}",
     "fear": (
         "Fear: turn the earned fear cards over and resolve them one at a time, oldest first, "
         "using the effect for terror level {terror_level}. {waiting} left."
@@ -55,6 +65,10 @@ STEP_PROMPTS = {
         "Slide the invader cards one space left: Ravage to the discard, Build to Ravage, "
         "Explore to Build."
     ),
+    "advance_high_immigration": (
+        "Slide the invader cards one space left: High Immigration to the discard, Ravage to "
+        "High Immigration, Build to Ravage, Explore to Build."
+    ),
     "slow_powers": (
         "Slow powers: resolve the slow cards in play and slow innate powers, one at a time."
     ),
@@ -67,6 +81,35 @@ STEP_PROMPTS = {
 AWAITING_REVEAL_PROMPT = (
     "Turn over the top card of the invader deck ({stage}) and tell the app which one it is."
 )
+AWAITING_UNCOVERED_PROMPT = (
+    "An invader card ({stage}) lay under the fear card just earned: tell the app which one it "
+    "is. It goes face up onto the Build space at once."
+)
+AWAITING_BLIGHT_CARD_PROMPT = (
+    "The Still-Healthy Island card has no blight left. Draw the next blight card, tell the app "
+    "which one it is, and lay it straight on its back side."
+)
+
+EVENT_PROMPTS = {
+    "first_round": (
+        "Events: draw the top event card and discard it without resolving it; no event happens "
+        "in the first round."
+    ),
+    "event": (
+        "Events: draw the top event card and resolve it: its main event first, then its token "
+        "event, then its Dahan event. Skip the parts that cannot happen."
+    ),
+    "slave_rebellion": (
+        "Events: the card drawn is France's Slave Rebellion. Resolve its half for the current "
+        "invader stage, then draw and resolve the next event card. {after}"
+    ),
+    "slave_rebellion_back": (
+        "Afterwards Slave Rebellion goes back into the event deck under the top 3 cards."
+    ),
+    "slave_rebellion_gone": "Afterwards Slave Rebellion is discarded for good.",
+}
+
+SPECIAL_CARD_PROMPT = "{name} came up: {effect}"
 
 
 def stage_name(stage: int) -> str:

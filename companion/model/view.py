@@ -7,18 +7,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from .adversaries import ADVERSARIES
 from .blight_cards import BLIGHT_CARDS
-from .cards import INVADER_CARDS
-from .game import awaiting_reveal, candidates
+from .cards import ALL_CARDS
+from .fear_cards import FEAR_CARDS
+from .game import (
+    adversary_of,
+    awaiting_reveal,
+    candidates,
+    expected_stage,
+    scenario_of,
+    victory_condition,
+)
+from .reminders import reminders, setup_checklist
 from .state import GameState
-from .texts import AWAITING_REVEAL_PROMPT, STEP_PROMPTS, VICTORY_CONDITIONS, stage_name
+from .texts import (
+    AWAITING_BLIGHT_CARD_PROMPT,
+    AWAITING_REVEAL_PROMPT,
+    AWAITING_UNCOVERED_PROMPT,
+    EVENT_PROMPTS,
+    SPECIAL_CARD_PROMPT,
+    STEP_PROMPTS,
+    stage_name,
+)
 
 
 def state_view(state: GameState) -> dict[str, Any]:
     setup, fear, track, blight = state.setup, state.fear, state.invader, state.blight
     awaiting = awaiting_reveal(state)
     card = BLIGHT_CARDS.get(blight.card or "")
+    named = FEAR_CARDS.get(fear.card or "")
+    level = min(state.terror_level, 3)
     return {
         "round": state.round,
         "phase": state.phase,
@@ -29,31 +47,56 @@ def state_view(state: GameState) -> dict[str, Any]:
         "seed": setup.seed,
         "difficulty": setup.difficulty,
         "adversary": _adversary_view(state),
-        "scenario": None,
+        "scenario": setup.scenario,
+        "scenario_detail": _scenario_view(state),
         "thematic": setup.thematic,
         "terror_level": state.terror_level,
-        "victory_condition": VICTORY_CONDITIONS[state.terror_level],
+        "victory_condition": victory_condition(setup, state.terror_level),
+        "loss_conditions": _loss_conditions(state),
         "fear": {
             "pool": fear.pool,
             "generated": fear.generated,
             "earned": fear.earned,
             "resolved": fear.resolved,
+            "discarded": fear.discarded,
             "deck": fear.deck,
             "pool_size": fear.pool_size,
             "split": list(fear.split),
+            "groups": list(fear.groups),
+            "dividers": fear.dividers,
             "cards_to_next_terror_level": fear.cards_to_next_level,
+            "card": None if named is None else {
+                "id": named.id, "name": named.name, "terror_level": level,
+                "effect": named.effect_at(level),
+            },
+            "seen": list(fear.seen),
+            "invader_cards_hidden": len(fear.hidden_invaders),
         },
         "invader": {
             "deck_count": len(track.deck),
             "deck_stages": [entry.stage for entry in track.deck],
+            "stage": _top_stage(state),
+            "high_immigration": None if track.high_immigration is None
+            else list(track.high_immigration),
             "ravage": list(track.ravage),
             "build": list(track.build),
             "explore": list(track.explore),
             "discard": list(track.discard),
+            "removed": len(track.removed),
             "set_aside": len(track.set_aside),
             "deck_order": setup.deck_order,
             "awaiting_reveal": awaiting,
-            "candidates": candidates(state) if awaiting else [],
+            "expected_stage": expected_stage(state) if awaiting else None,
+            "candidates": candidates(state),
+            "special_card": track.special_this_step,
+            "escalation_due": track.escalation_due,
+        },
+        "events": None if state.events is None else {
+            "deck": state.events.deck,
+            "discard": state.events.discard,
+            "drawn": state.events.drawn,
+            "slave_rebellion_depth": state.events.slave_rebellion,
+            "drawn_this_round": list(state.events.drawn_this_round),
         },
         "blight": {
             "card": blight.card,
@@ -61,47 +104,119 @@ def state_view(state: GameState) -> dict[str, Any]:
             "on_card": blight.on_card,
             "on_island": blight.on_island,
             "name": card.name if card else None,
-            "effect": card.effect if card and blight.side == "blighted" else None,
+            "effect": card.effect if card and blight.side != "healthy" else None,
+            "timing": card.timing if card and blight.side != "healthy" else None,
+            "awaiting_card": blight.awaiting_card,
+            "earlier_cards": list(blight.earlier_cards),
         },
+        "setup_checklist": setup_checklist(state),
+        "reminders": reminders(state),
         "prompt": prompt(state),
         "outcome": _outcome_view(state),
     }
 
 
+def _top_stage(state: GameState) -> int:
+    """The invader stage events look at: the top card of the deck's (III when it is empty)."""
+    return next((entry.stage for entry in state.invader.deck if entry.stage), 3)
+
+
 def _adversary_view(state: GameState) -> dict[str, Any] | None:
-    setup = state.setup
-    if setup.adversary is None:
+    adversary = adversary_of(state.setup)
+    if adversary is None:
         return None
-    adversary = ADVERSARIES[setup.adversary]
     return {
         "id": adversary.id,
-        "level": setup.level,
+        "level": state.setup.level,
         "name": adversary.name,
+        "expansion": adversary.expansion,
         "loss_condition": adversary.loss_condition,
         "escalation": adversary.escalation,
+        "escalation_timing": adversary.escalation_timing,
     }
 
 
+def _scenario_view(state: GameState) -> dict[str, Any] | None:
+    scenario = scenario_of(state.setup)
+    if scenario is None:
+        return None
+    return {
+        "id": scenario.id,
+        "name": scenario.name,
+        "expansion": scenario.expansion,
+        "difficulty": scenario.difficulty,
+        "loss_condition": scenario.loss_condition,
+        "fear_deck_victory": scenario.fear_deck_victory,
+    }
+
+
+def _loss_conditions(state: GameState) -> list[dict[str, str]]:
+    """The extra ways to lose this game has, each with the `declare` reason that records it."""
+    out = []
+    adversary, scenario = adversary_of(state.setup), scenario_of(state.setup)
+    if adversary and adversary.loss_condition:
+        out.append({"reason": "adversary", "source": adversary.id,
+                    "text": adversary.loss_condition})
+    if scenario and scenario.loss_condition:
+        out.append({"reason": "scenario", "source": scenario.id, "text": scenario.loss_condition})
+    return out
+
+
 def _terrains(cards: tuple[str, ...]) -> str:
-    return " and ".join(INVADER_CARDS[card].name for card in cards) or "no land"
+    return " and ".join(ALL_CARDS[card].name for card in cards) or "no land"
 
 
 def prompt(state: GameState) -> str:
     """What the players should do now, in a sentence or three."""
     if state.outcome is not None:
         return state.outcome.detail
+    if state.blight.awaiting_card:
+        return AWAITING_BLIGHT_CARD_PROMPT
     if awaiting_reveal(state):
-        return AWAITING_REVEAL_PROMPT.format(stage=stage_name(state.invader.deck[0].stage))
-    template = STEP_PROMPTS[state.step]
-    slot = {"ravage": state.invader.ravage, "build": state.invader.build}.get(
-        state.step, state.invader.explore)
+        stage = stage_name(expected_stage(state))
+        if state.invader.uncovered:
+            return AWAITING_UNCOVERED_PROMPT.format(stage=stage)
+        text = AWAITING_REVEAL_PROMPT.format(stage=stage)
+        return _with_special_card(state, text)
+    track = state.invader
+    step = state.step
+    if step == "advance" and track.high_immigration is not None:
+        step = "advance_high_immigration"
+    slot = {"ravage": track.ravage, "build": track.build,
+            "high_immigration": track.high_immigration or (),
+            "royal_backing": track.discard[-1:]}.get(step, track.explore)
     card = BLIGHT_CARDS.get(state.blight.card or "")
-    return template.format(
+    adversary = adversary_of(state.setup)
+    text = STEP_PROMPTS[step].format(
         terrains=_terrains(slot),
+        cards=", ".join(slot) or "no card",
         effect=card.effect if card else "",
         terror_level=state.terror_level,
         waiting=state.fear.earned,
+        event=_event_prompt(state),
+        adversary=adversary.name if adversary else "",
+        escalation=adversary.escalation if adversary else "",
     )
+    return _with_special_card(state, text)
+
+
+def _with_special_card(state: GameState, text: str) -> str:
+    special = ALL_CARDS.get(state.invader.special_this_step or "")
+    if special is None or not special.effect:
+        return text
+    return SPECIAL_CARD_PROMPT.format(name=special.name, effect=special.effect) + " " + text
+
+
+def _event_prompt(state: GameState) -> str:
+    if state.events is None:
+        return ""
+    if state.round <= 1:
+        return EVENT_PROMPTS["first_round"]
+    if "slave_rebellion" in state.events.drawn_this_round:
+        gone = state.events.slave_rebellion is None
+        after = EVENT_PROMPTS["slave_rebellion_gone" if gone else "slave_rebellion_back"]
+        return EVENT_PROMPTS["slave_rebellion"].format(after=after)
+    return EVENT_PROMPTS["event"]
 
 
 def _outcome_view(state: GameState) -> dict[str, Any] | None:
@@ -115,5 +230,6 @@ def _outcome_view(state: GameState) -> dict[str, Any] | None:
         "score": outcome.score,
         "dahan": outcome.dahan,
         "blight_on_island": outcome.blight_on_island,
+        "bonus": outcome.bonus,
         "round": state.round,
     }

@@ -135,6 +135,10 @@ def test_a_victory_against_an_adversary_scores_its_difficulty() -> None:
     assert state(session).outcome is not None and state(session).outcome.score == 50 + 10 + 14
 
 
-def test_levels_with_a_special_card_in_the_deck_are_refused_for_now() -> None:
-    with pytest.raises(Refused, match="special card"):
-        new_session(adversary="habsburg-mining", level=4)
+def test_special_cards_sit_at_their_fixed_places_in_the_deck() -> None:
+    mining = state(new_session(adversary="habsburg-mining", level=4))
+    # The initial explore took the top Stage I card; Salt Deposits is the 2nd Stage II card.
+    assert [entry.card for entry in mining.invader.deck][3] == "II-salt-deposits"
+    assert "II-coastal" in mining.invader.removed
+    livestock = state(new_session(adversary="habsburg-livestock", level=5))
+    assert [entry.card for entry in livestock.invader.deck][4] == "S-wave-of-immigration"

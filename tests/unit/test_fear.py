@@ -98,7 +98,7 @@ def test_earned_cards_are_resolved_one_at_a_time_in_the_fear_step() -> None:
         do(session, "next")
     first = do(session, "resolve_fear")
     assert first[0].to_dict() == {"type": "fear_card_resolved", "number": 1, "terror_level": 1,
-                                  "waiting": 1}
+                                  "waiting": 1, "card": None}
     do(session, "resolve_fear")
     assert (state(session).fear.earned, state(session).fear.resolved) == (0, 2)
     with pytest.raises(Refused, match="no earned fear card"):

@@ -18,7 +18,7 @@ def test_in_a_virtual_deck_the_app_reveals_the_explore_card_when_the_step_begins
     top = state(session).invader.deck[0].card
     advance_to(session, "explore")
     assert state(session).invader.explore == (top,)
-    assert state(session).invader.revealed_this_step
+    assert state(session).invader.reveals_due == 0
 
 
 def test_advancing_moves_every_card_one_space_left_at_once() -> None:

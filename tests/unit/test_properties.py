@@ -224,7 +224,7 @@ def _natural(state: GameState) -> Command:
 
 def _awaiting_reveal(state: GameState) -> bool:
     return (state.setup.deck == "physical" and state.step in ("explore", "initial_explore")
-            and not state.invader.revealed_this_step and bool(state.invader.deck))
+            and state.invader.reveals_due > 0 and bool(state.invader.deck))
 
 
 def commands_for(action: tuple[Any, ...], session: GameSession) -> Iterator[Command]:

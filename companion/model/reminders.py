@@ -1,0 +1,128 @@
+"""Which setup checklist items and step reminders apply to a game, and when.
+
+The texts are in `table_rules.py`; this module only chooses among them: the base game's setup,
+then every adversary level up to the one played, then the scenario; and at each step, the
+reminders whose step it is and whose condition holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .blight_cards import BLIGHT_CARDS
+from .cards import ALL_CARDS
+from .game import cards_in_play
+from .notes import Note, Reminder
+from .state import GameState, Setup
+from .table_rules import (
+    ADVERSARY_REMINDERS,
+    ADVERSARY_SETUP,
+    BASE_SETUP,
+    SCENARIO_REMINDERS,
+    SCENARIO_SETUP,
+)
+
+BEGINNER_BLIGHT = Note(
+    "base-blight-space",
+    "Play without a Blight Card: put {blight} Blight on the Blight space of the Invader Board.",
+)
+VIRTUAL_DECK = Note(
+    "base-invader-deck",
+    "The app deals the Invader deck ({deck_order}) and tells you each card; keep the Invader "
+    "Cards at hand to lay them on the board as it names them.",
+)
+# Blight card timings whose effect is a standing rule shown at the steps it names.
+STANDING_BLIGHT_TIMINGS = ("ongoing", "each_spirit_phase")
+
+
+def _values(state: GameState) -> dict[str, Any]:
+    setup, fear = state.setup, state.fear
+    return {
+        "players": setup.players,
+        "fear_pool": fear.pool_size,
+        "fear_split": "/".join(str(size) for size in setup.fear_split),
+        "fear_cards": sum(setup.fear_split),
+        "blight": state.blight.on_card if state.phase == "setup" else "",
+        "deck_order": setup.deck_order,
+    }
+
+
+def _entry(item: Note | Reminder, values: dict[str, Any]) -> dict[str, str]:
+    return {"id": item.id, "text": item.text.format(**values)}
+
+
+def setup_checklist(state: GameState) -> list[dict[str, str]]:
+    """The table's setup instructions, in order; empty once the first round has begun."""
+    if state.phase != "setup":
+        return []
+    setup = state.setup
+    notes: list[Note] = []
+    for note in BASE_SETUP:
+        if note.id == "base-blight-card" and setup.mode == "beginner":
+            note = BEGINNER_BLIGHT
+        elif note.id == "base-invader-deck" and setup.deck == "virtual":
+            note = VIRTUAL_DECK
+        notes.append(note)
+    if setup.adversary is not None and setup.level is not None:
+        by_level = ADVERSARY_SETUP.get(setup.adversary, {})
+        for level in range(setup.level + 1):
+            notes.extend(by_level.get(level, ()))
+    if setup.scenario is not None:
+        notes.extend(SCENARIO_SETUP.get(setup.scenario, ()))
+    values = _values(state)
+    return [_entry(note, values) for note in notes]
+
+
+def _rules_in_play(setup: Setup) -> list[Reminder]:
+    rules: list[Reminder] = []
+    if setup.adversary is not None and setup.level is not None:
+        by_level = ADVERSARY_REMINDERS.get(setup.adversary, {})
+        for level in range(setup.level + 1):
+            rules.extend(by_level.get(level, ()))
+    replaced = {rule.replaces for rule in rules if rule.replaces}
+    rules = [rule for rule in rules if rule.id not in replaced]
+    if setup.scenario is not None:
+        rules.extend(SCENARIO_REMINDERS.get(setup.scenario, ()))
+    return rules
+
+
+def _holds(state: GameState, condition: str | None) -> bool:
+    track = state.invader
+    if condition is None:
+        return True
+    if condition == "from_round_2":
+        return state.round >= 2
+    if condition == "stage_3":
+        return any(ALL_CARDS[card].stage == 3 for card in cards_in_play(track))
+    if condition == "no_fear_resolved":
+        return state.fear.resolved_this_round == 0
+    if condition == "odd_round":
+        return state.round % 2 == 1
+    if condition == "even_round":
+        return state.round % 2 == 0
+    if condition == "escalation":
+        return (state.step == "escalation" or track.escalation_due
+                or any(ALL_CARDS[card].escalation for card in track.explore))
+    raise ValueError(f"unknown reminder condition {condition!r}")
+
+
+def reminders(state: GameState) -> list[dict[str, str]]:
+    """What the adversary, the scenario and the blight card add to the current step."""
+    if state.is_over:
+        return []
+    values = _values(state)
+    out = [_entry(rule, values) for rule in _rules_in_play(state.setup)
+           if state.step in rule.steps and _holds(state, rule.when)]
+    card = BLIGHT_CARDS.get(state.blight.card or "")
+    if (card is not None and state.blight.side != "healthy"
+            and card.timing in STANDING_BLIGHT_TIMINGS and state.step in card.reminder_steps):
+        out.append({"id": f"blight-{card.id}", "text": f"{card.name}: {card.effect}"})
+    special = ALL_CARDS.get(state.invader.special_this_step or "")
+    if special is not None and special.effect:
+        out.append({"id": f"card-{special.id}", "text": f"{special.name}: {special.effect}"})
+    return out
+
+
+def all_rule_ids(setup: Setup) -> list[str]:
+    """Every reminder id this game can show (for the rules lookup to link)."""
+    return [rule.id for rule in _rules_in_play(setup)]
