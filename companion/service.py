@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .model import commands as c
+from .model.catalogue import catalogue
 from .model.codec import state_from_record, state_to_record
 from .model.errors import Refused
 from .model.events import Event
@@ -73,10 +74,17 @@ class Import(c.Command):
     path: str
 
 
+@dataclass(frozen=True)
+class Catalogue(c.Command):
+    """What the pickers list: adversaries, scenarios, blight, fear and invader cards."""
+
+    name: ClassVar[str] = "catalogue"
+
+
 SERVICE_COMMANDS: dict[str, type[c.Command]] = {
     **c.COMMANDS,
     **{cls.name: cls for cls in (ListGames, Resume, Abandon, Delete, History, Stats, Export,
-                                 Import)},
+                                 Import, Catalogue)},
 }
 
 
@@ -130,6 +138,8 @@ class GameService:
     def handle(self, command: c.Command) -> Reply:
         """Carry out one command; raises Refused (nothing changed) when it cannot be done."""
         try:
+            if isinstance(command, Catalogue):
+                return Reply(extra={"catalogue": catalogue()})
             if isinstance(command, ListGames):
                 return Reply(extra={"games": self.store.games()})
             if isinstance(command, History):
@@ -294,7 +304,7 @@ def game_summary(state: GameState) -> dict[str, Any]:
         "deck_mode": state.setup.deck,
         "adversary": state.setup.adversary,
         "adversary_level": state.setup.level,
-        "scenario": None,
+        "scenario": state.setup.scenario,
         "difficulty": state.setup.difficulty,
         "result": outcome.result if outcome else None,
         "reason": outcome.reason if outcome else None,

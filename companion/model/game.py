@@ -496,7 +496,8 @@ def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> Game
 
 def _start_escalation(state: GameState, events: Events) -> GameState:
     state = replace(state, phase=ESCALATION_STEP[0], step=ESCALATION_STEP[1],
-                    invader=replace(state.invader, escalation_due=False))
+                    invader=replace(state.invader, escalation_due=False,
+                                    special_this_step=None))
     events.append(e.StepStarted(state.round, *ESCALATION_STEP))
     return state
 
