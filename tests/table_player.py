@@ -56,11 +56,16 @@ def send(driver: ScriptDriver, game: PlayedGame, command: dict[str, Any]) -> dic
 
 
 def play_whole_game(new_game: dict[str, Any], fear_per_round: int = 3,
-                    blight_every: int = 2, max_commands: int = 3000) -> PlayedGame:
-    """Start `new_game` and play it to its end; the caller checks what happened on the way."""
+                    blight_every: int = 2, blight_amount: int = 1,
+                    max_commands: int = 3000) -> PlayedGame:
+    """Start `new_game` and play it to its end; the caller checks what happened on the way.
+
+    Each round the fast powers generate `fear_per_round` fear, and every `blight_every`-th
+    ravage adds `blight_amount` blight.
+    """
     driver = new_driver()
     game = PlayedGame()
-    table = _Table(fear_per_round, blight_every)
+    table = _Table(fear_per_round, blight_every, blight_amount)
     state = send(driver, game, {"cmd": "new_game", **new_game})["state"]
     while state is not None and state["outcome"] is None and len(game.sent) < max_commands:
         state = send(driver, game, table.next_move(state))["state"]
@@ -68,9 +73,10 @@ def play_whole_game(new_game: dict[str, Any], fear_per_round: int = 3,
 
 
 class _Table:
-    def __init__(self, fear_per_round: int, blight_every: int) -> None:
+    def __init__(self, fear_per_round: int, blight_every: int, blight_amount: int) -> None:
         self.fear_per_round = fear_per_round
         self.blight_every = blight_every
+        self.blight_amount = blight_amount
         self.ravages = 0
         self.acted: set[tuple[int, str]] = set()
         """(round, step) where the table already did its one action."""
@@ -101,7 +107,7 @@ class _Table:
         if step == "ravage" and self._first_time(state):
             self.ravages += 1
             if self.blight_every and self.ravages % self.blight_every == 0:
-                return {"cmd": "blight", "amount": 1}
+                return {"cmd": "blight", "amount": self.blight_amount}
         return {"cmd": "next"}
 
 
