@@ -177,7 +177,7 @@ def test_from_level_4_stage_ii_cards_also_stop_on_high_immigration() -> None:
     assert INVADER_CARDS[table.state["invader"]["high_immigration"][0]].stage == 2
 
 
-def test_england_level_6_builds_twice_on_high_immigration_only_without_a_resolved_fear_card() -> None:
+def test_england_6_builds_twice_on_high_immigration_only_without_a_resolved_fear_card() -> None:
     quiet = Table(adversary="england", level=6, seed=2)
     quiet.until("high_immigration")
     assert "england-6-independent-resolve" in quiet.reminder_ids()
