@@ -43,6 +43,8 @@ def state_from_record(record: dict[str, Any]) -> GameState:
     track["deck"] = tuple(DeckEntry(stage, card) for stage, card in track["deck"])
     fear = _tuples(record["fear"], "groups", "split", "seen")
     fear["hidden_invaders"] = tuple(tuple(item) for item in fear.get("hidden_invaders", ()))
+    if fear.get("ritual_at") is not None:
+        fear["ritual_at"] = tuple(fear["ritual_at"])
     events = record.get("events")
     ended_in = record["ended_in"]
     return GameState(

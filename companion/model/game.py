@@ -185,7 +185,8 @@ def _event_track(setup: Setup) -> EventTrack | None:
     if not setup.events:
         return None
     if has_feature(setup, SLAVE_REBELLION):
-        return EventTrack(deck=setup.event_deck + 1, slave_rebellion=SLAVE_REBELLION_DEPTH)
+        return EventTrack(deck=setup.event_deck + 1,
+                          slave_rebellion=min(SLAVE_REBELLION_DEPTH, setup.event_deck))
     return EventTrack(deck=setup.event_deck)
 
 
@@ -421,10 +422,9 @@ def _why_skipped(state: GameState, step: str) -> str | None:
 def _reveals_for(state: GameState, step: str) -> int:
     """How many invader cards the step turns over."""
     scenario = scenario_of(state.setup)
-    if scenario and scenario.surges and step in ("explore", "initial_explore"):
-        if state.phase == "setup" or state.round % 2 == 0:
-            return 2
-        return 0
+    if scenario and scenario.surges:
+        if step == "initial_explore" or (step == "explore" and state.phase != "setup"):
+            return 2 if step == "initial_explore" or state.round % 2 == 0 else 0
     return 1
 
 
@@ -468,9 +468,10 @@ def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> Game
     if state.blight.awaiting_card:
         raise Refused("the Still-Healthy Island card has no blight left: draw the next blight "
                       "card and name it (next_blight_card) before going on")
-    if step == "fear" and state.fear.earned:
+    if state.fear.earned and (step == "fear"
+                              or state.fear.ritual_at == (state.round, step)):
         raise Refused(f"{state.fear.earned} earned fear card(s) still wait: resolve each one "
-                      "(resolve_fear) before finishing the Fear step")
+                      "(resolve_fear) before finishing this step")
     adversary = adversary_of(state.setup)
     if step == "escalation":
         assert adversary is not None
@@ -720,8 +721,7 @@ def _draw_event(state: GameState, events: Events) -> GameState:
         if resolve and _invader_stage(state) < 3:
             track = replace(track, deck=track.deck + 1,
                             slave_rebellion=min(SLAVE_REBELLION_DEPTH, track.deck))
-        else:
-            track = replace(track, discard=track.discard + 1)
+        # Otherwise it leaves the game: a reshuffled discard must not bring it back.
     return replace(state, events=track)
 
 
@@ -843,7 +843,7 @@ def _resolving_allowed(state: GameState) -> str | None:
     """Why earned fear cards cannot be resolved now, or None when they can."""
     scenario = scenario_of(state.setup)
     if scenario and scenario.rituals_of_terror:
-        if state.step in ("fast_powers", "slow_powers"):
+        if state.fear.ritual_at == (state.round, state.step):
             return None
         return ("in Rituals of Terror, earned fear cards are resolved right after a ritual, in "
                 "the fast or slow power phase")
@@ -905,7 +905,8 @@ def _ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     if level == 4:
         ends.append(("victory", "ritual",
                      "The third Ritual of Terror is done: the invaders flee the island."))
-    return replace(state, fear=replace(state.fear, terror_level=level))
+    return replace(state, fear=replace(state.fear, terror_level=level,
+                                       ritual_at=(state.round, state.step)))
 
 
 def _lose_fear(state: GameState, amount: int, events: Events) -> GameState:
@@ -923,7 +924,7 @@ def _lose_fear(state: GameState, amount: int, events: Events) -> GameState:
 
 def _add_blight(state: GameState, amount: int, events: Events, ends: list[Ending]) -> GameState:
     """Take blight from the card (or board space) onto the island, one at a time."""
-    before = state.blight.on_island
+    before, waiting_before = state.blight.on_island, state.blight.awaiting_card
     later: Events = []
     for _ in range(amount):
         blight = state.blight
@@ -940,6 +941,8 @@ def _add_blight(state: GameState, amount: int, events: Events, ends: list[Ending
     blight = state.blight
     events.append(e.BlightAdded(blight.on_island - before, blight.on_card, blight.on_island))
     events.extend(later)
+    if blight.awaiting_card and not waiting_before:
+        events.append(e.BlightCardNeeded(blight.owed))
     return state
 
 
@@ -950,7 +953,6 @@ def _blight_card_emptied(state: GameState, events: Events, ends: list[Ending]) -
         return _turn_to_back(state, card.id, 0, events, ends)
     if blight.side == "still_healthy" and blight.card is not None:
         # Not a loss: the next blight card goes straight onto its back side.
-        events.append(e.BlightCardNeeded(blight.owed))
         return replace(state, blight=replace(
             blight, awaiting_card=True, earlier_cards=blight.earlier_cards + (blight.card,)))
     ends.append(("defeat", "blight",
@@ -998,7 +1000,10 @@ def _next_blight_card(state: GameState, command: c.NextBlightCard, events: Event
                       f"{', '.join(BLIGHT_CARDS)}")
     if command.card in blight.earlier_cards:
         raise Refused(f"{BLIGHT_CARDS[command.card].name} was already used in this game")
-    return _turn_to_back(state, command.card, blight.owed, events, ends)
+    state = _turn_to_back(state, command.card, blight.owed, events, ends)
+    if state.blight.awaiting_card:  # the owed blight used this card up at once
+        events.append(e.BlightCardNeeded(state.blight.owed))
+    return state
 
 
 def _heal(state: GameState, amount: int, events: Events) -> GameState:
@@ -1052,8 +1057,7 @@ def _correct(state: GameState, command: c.Command, events: Events,
     if isinstance(command, c.ReturnFearCard):
         state = replace(state, fear=replace(fear, earned=fear.earned - 1, card=None))
         return _fear_corrected(state, "returned", events)
-    state = replace(state, fear=replace(fear, split=fear.split))
-    return _fear_corrected(state, "added", events)
+    return _fear_corrected(replace(state, fear=fear), "added", events)
 
 
 def _fear_corrected(state: GameState, action: str, events: Events) -> GameState:

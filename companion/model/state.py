@@ -105,6 +105,8 @@ class FearTrack:
     seen: tuple[str, ...] = ()
     """Fear cards named and resolved in this game, in order."""
     resolved_this_round: int = 0
+    ritual_at: tuple[int, str] | None = None
+    """(round, step) of the last Ritual of Terror: waiting cards are resolved right after it."""
     hidden_invaders: tuple[tuple[int, int, str | None], ...] = ()
     """(fear cards above it, stage, card) for invader cards hidden in the fear deck."""
 

@@ -113,4 +113,4 @@ SPECIAL_CARD_PROMPT = "{name} came up: {effect}"
 
 
 def stage_name(stage: int) -> str:
-    return f"Stage {'I' * stage}"
+    return f"Stage {'I' * stage}" if stage else "a special card"

@@ -107,6 +107,7 @@ def state_view(state: GameState) -> dict[str, Any]:
             "effect": card.effect if card and blight.side != "healthy" else None,
             "timing": card.timing if card and blight.side != "healthy" else None,
             "awaiting_card": blight.awaiting_card,
+            "owed": blight.owed,
             "earlier_cards": list(blight.earlier_cards),
         },
         "setup_checklist": setup_checklist(state),

@@ -643,6 +643,13 @@ def test_blight_beyond_the_still_healthy_pool_in_one_go_is_owed_by_the_next_card
     assert t.state["blight"]["on_card"] == 4 * 2 - 3
 
 
+def test_the_blight_card_needed_event_counts_blight_taken_past_the_empty_card_in_one_go() -> None:
+    t = in_round(1, blight_card="strong-earth-shatters-slowly")
+    t.do("blight", amount=5)
+    events = t.do("blight", amount=7)  # 4 from the card, 3 owed by the next one
+    assert of_type(events, "blight_card_needed") == [{"type": "blight_card_needed", "owed": 3}]
+
+
 def test_a_next_card_with_too_little_blight_for_the_owed_blight_is_used_up_at_once() -> None:
     t = still_healthy_emptied()
     t.do("blight", amount=3)
