@@ -718,7 +718,7 @@ def _draw_event(state: GameState, events: Events) -> GameState:
         # under the top cards; in Stage III (or unresolved) it is discarded for good.
         if resolve and (track.deck or track.discard):
             track, _ = _draw_one(track, True, events)
-        if resolve and _invader_stage(state) < 3:
+        if resolve and invader_stage(state) < 3:
             track = replace(track, deck=track.deck + 1,
                             slave_rebellion=min(SLAVE_REBELLION_DEPTH, track.deck))
         # Otherwise it leaves the game: a reshuffled discard must not bring it back.
@@ -749,8 +749,8 @@ def _take_event(track: EventTrack, events: Events) -> EventTrack:
     return track
 
 
-def _invader_stage(state: GameState) -> int:
-    """The stage events look at: that of the top card of the invader deck (III when empty)."""
+def invader_stage(state: GameState) -> int:
+    """The stage events look at: the top invader card's in the deck (III when it is empty)."""
     for entry in state.invader.deck:
         if entry.stage:
             return entry.stage

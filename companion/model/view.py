@@ -15,6 +15,7 @@ from .game import (
     awaiting_reveal,
     candidates,
     expected_stage,
+    invader_stage,
     scenario_of,
     victory_condition,
 )
@@ -75,7 +76,7 @@ def state_view(state: GameState) -> dict[str, Any]:
         "invader": {
             "deck_count": len(track.deck),
             "deck_stages": [entry.stage for entry in track.deck],
-            "stage": _top_stage(state),
+            "stage": invader_stage(state),
             "high_immigration": None if track.high_immigration is None
             else list(track.high_immigration),
             "ravage": list(track.ravage),
@@ -115,11 +116,6 @@ def state_view(state: GameState) -> dict[str, Any]:
         "prompt": prompt(state),
         "outcome": _outcome_view(state),
     }
-
-
-def _top_stage(state: GameState) -> int:
-    """The invader stage events look at: the top card of the deck's (III when it is empty)."""
-    return next((entry.stage for entry in state.invader.deck if entry.stage), 3)
 
 
 def _adversary_view(state: GameState) -> dict[str, Any] | None:
