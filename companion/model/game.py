@@ -422,9 +422,12 @@ def _why_skipped(state: GameState, step: str) -> str | None:
 def _reveals_for(state: GameState, step: str) -> int:
     """How many invader cards the step turns over."""
     scenario = scenario_of(state.setup)
-    if scenario and scenario.surges:
-        if step == "initial_explore" or (step == "explore" and state.phase != "setup"):
-            return 2 if step == "initial_explore" or state.round % 2 == 0 else 0
+    if not (scenario and scenario.surges):
+        return 1
+    if step == "initial_explore":
+        return 2
+    if step == "explore" and state.phase != "setup":  # Blitz's extra setup explore is plain
+        return 2 if state.round % 2 == 0 else 0
     return 1
 
 
