@@ -392,8 +392,8 @@ def _in_game(state: GameState, step: str) -> bool:
     return True
 
 
-def _why_skipped(state: GameState, step: str) -> str | None:
-    """Why the step does not happen now, or None when it does."""
+def _why_skipped(state: GameState, phase: str, step: str) -> str | None:
+    """Why the step (of `phase`) does not happen now, or None when it does."""
     track, scenario = state.invader, scenario_of(state.setup)
     if step == "blighted_island":
         if state.blight.side == "healthy":
@@ -414,37 +414,37 @@ def _why_skipped(state: GameState, step: str) -> str | None:
         return "no card lies on the Ravage space"
     if step == "build" and not track.build:
         return "no card lies on the Build space"
-    if step == "explore" and _reveals_for(state, step) == 0:
+    if step == "explore" and _reveals_for(state, phase, step) == 0:
         return "Surges of Colonization: there is no explore in odd-numbered rounds"
     return None
 
 
-def _reveals_for(state: GameState, step: str) -> int:
+def _reveals_for(state: GameState, phase: str, step: str) -> int:
     """How many invader cards the step turns over."""
     scenario = scenario_of(state.setup)
     if not (scenario and scenario.surges):
         return 1
     if step == "initial_explore":
         return 2
-    if step == "explore" and state.phase != "setup":  # Blitz's extra setup explore is plain
+    if step == "explore" and phase != "setup":  # Blitz's extra setup explore is plain
         return 2 if state.round % 2 == 0 else 0
     return 1
 
 
-def _sequence(state: GameState) -> list[tuple[str, str]]:
-    return _setup_steps(state.setup) if state.phase == "setup" else list(ROUND_STEPS)
+def _sequence(setup: Setup, phase: str) -> list[tuple[str, str]]:
+    return _setup_steps(setup) if phase == "setup" else list(ROUND_STEPS)
 
 
 def _enter(state: GameState, where: tuple[str, str], events: Events,
            ends: list[Ending]) -> GameState:
     """Begin the step `where`, or the first step after it that applies."""
-    sequence = _sequence(replace(state, phase=where[0]))
+    sequence = _sequence(state.setup, where[0])
     index = sequence.index(where)
     while True:
         step = sequence[index][1]
         if not _in_game(state, step):
             index += 1
-        elif why := _why_skipped(replace(state, phase=sequence[index][0]), step):
+        elif why := _why_skipped(state, sequence[index][0], step):
             events.append(e.StepSkipped(step, why))
             index += 1
         else:
@@ -452,12 +452,13 @@ def _enter(state: GameState, where: tuple[str, str], events: Events,
         if index == len(sequence):  # only the setup phase can run out of steps
             return _begin_round(state, events, ends)
     phase, step = sequence[index]
-    state = replace(state, phase=phase, step=step,
-                    invader=replace(state.invader, special_this_step=None))
+    state = replace(state, phase=phase, step=step)
+    if state.invader.special_this_step:  # a special card's effect lasts only its own step
+        state = replace(state, invader=replace(state.invader, special_this_step=None))
     events.append(e.StepStarted(state.round, phase, step))
     if step in REVEAL_STEPS:
         state = replace(state, invader=replace(state.invader,
-                                               reveals_due=_reveals_for(state, step)))
+                                               reveals_due=_reveals_for(state, phase, step)))
         state = _turn_due_cards(state, events, ends)
     elif step == "event":
         state = _draw_event(state, events)
@@ -491,7 +492,7 @@ def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> Game
         return _start_escalation(state, events)
     if step == "time_passes":
         return _begin_round(state, events, ends)
-    sequence = _sequence(state)
+    sequence = _sequence(state.setup, state.phase)
     index = sequence.index((state.phase, step)) + 1
     if index == len(sequence):
         return _begin_round(state, events, ends)
@@ -514,8 +515,9 @@ def _resume_explore(state: GameState, events: Events, ends: list[Ending]) -> Gam
 
 
 def _begin_round(state: GameState, events: Events, ends: list[Ending]) -> GameState:
-    state = replace(state, round=state.round + 1,
-                    fear=replace(state.fear, resolved_this_round=0))
+    state = replace(state, round=state.round + 1)
+    if state.fear.resolved_this_round:
+        state = replace(state, fear=replace(state.fear, resolved_this_round=0))
     if state.events:
         state = replace(state, events=replace(state.events, drawn_this_round=()))
     events.append(e.RoundStarted(state.round))
