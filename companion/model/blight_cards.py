@@ -26,19 +26,6 @@ TIMINGS = (
 """When a flipped card acts: in every Blighted Island step, once when it flips, as a standing rule
 from the next turn on, in every Spirit Phase, or once on the flip and then every Invader Phase."""
 
-REMINDER_STEPS = (
-    "growth",
-    "gain_energy",
-    "play_cards",
-    "fast_powers",
-    "blighted_island",
-    "ravage",
-    "build",
-    "explore",
-    "slow_powers",
-)
-"""Steps of the round at which a card's standing effect may be shown to the players again."""
-
 
 @dataclass(frozen=True)
 class BlightCard:
@@ -55,9 +42,19 @@ class BlightCard:
     still_healthy: bool = False
     """A Still-Healthy Island card: emptying it draws the next blight card instead of losing."""
     reminder_steps: tuple[str, ...] = ()
-    """Steps (from REMINDER_STEPS) where a standing effect is worth showing again."""
+    """Steps (from notes.REMINDER_STEPS) where a standing effect is worth showing again."""
     retired: bool = False
     """Withdrawn from play by the publisher; kept for reference, left out of the deck."""
+
+    @property
+    def acts_every_invader_phase(self) -> bool:
+        """Its effect comes back in every Blighted Island step."""
+        return self.timing in ("each_invader_phase", "on_flip_and_each_invader_phase")
+
+    @property
+    def is_standing_rule(self) -> bool:
+        """Its effect is a rule that holds from the flip on, reminded at `reminder_steps`."""
+        return self.timing in ("ongoing", "each_spirit_phase")
 
 
 BLIGHT_CARDS: dict[str, BlightCard] = {

@@ -35,6 +35,7 @@ from .cards import (
     ALL_CARDS,
     DEFAULT_DECK_ORDER,
     INVADER_CARDS,
+    SPECIAL_CARDS,
     DeckEntry,
     build_virtual_deck,
     parse_deck_order,
@@ -65,8 +66,6 @@ TOTAL_INVADER_CARDS = len(INVADER_CARDS)
 BRANCH_AND_CLAW_EVENT_CARDS = 25
 # France 2+: Slave Rebellion goes (and goes back) under this many event cards.
 SLAVE_REBELLION_DEPTH = 3
-# Blight card timings whose effect comes back in every Blighted Island step.
-EVERY_INVADER_PHASE = ("each_invader_phase", "on_flip_and_each_invader_phase")
 # Invaders Find the Land to Their Liking: fear markers added per player at terror level 1-3,
 # in halves (level 2 adds one and a half per player, rounded down).
 LIKING_FEAR_HALVES = {1: 2, 2: 3, 3: 4}
@@ -113,7 +112,7 @@ def start(command: c.NewGame) -> tuple[GameState, Events]:
     if setup.deck == "virtual":
         deck, set_aside = build_virtual_deck(entries, rng, removed)
     else:
-        in_deck = sum(1 for entry in entries if entry.card not in _special_ids())
+        in_deck = sum(1 for entry in entries if entry.card not in SPECIAL_CARDS)
         deck, set_aside = entries, (None,) * (TOTAL_INVADER_CARDS - in_deck - len(removed))
     if setup.mode == "advanced" and setup.blight_card is None:
         setup = replace(setup, blight_card=rng.choice(BASE_GAME_BLIGHT_CARDS))
@@ -158,10 +157,6 @@ def start(command: c.NewGame) -> tuple[GameState, Events]:
     ends: list[Ending] = []
     state = _enter(state, _setup_steps(setup)[0], events, ends)
     return _settle(state, events, ends), events
-
-
-def _special_ids() -> set[str]:
-    return {card_id for card_id, card in ALL_CARDS.items() if card_id not in INVADER_CARDS}
 
 
 def _hide_in_fear_deck(
@@ -399,7 +394,7 @@ def _why_skipped(state: GameState, phase: str, step: str) -> str | None:
         if state.blight.side == "healthy":
             return "the island is still healthy"
         card = BLIGHT_CARDS.get(state.blight.card or "")
-        if card is None or card.timing not in EVERY_INVADER_PHASE:
+        if card is None or not card.acts_every_invader_phase:
             return "the blight card acts only when it flips or as a standing rule"
     if step == "event" and state.events and not state.events.deck + state.events.discard:
         return "there is no event card left to draw"

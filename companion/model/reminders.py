@@ -31,8 +31,6 @@ VIRTUAL_DECK = Note(
     "The app deals the Invader deck ({deck_order}) and tells you each card; keep the Invader "
     "Cards at hand to lay them on the board as it names them.",
 )
-# Blight card timings whose effect is a standing rule shown at the steps it names.
-STANDING_BLIGHT_TIMINGS = ("ongoing", "each_spirit_phase")
 
 
 def _values(state: GameState) -> dict[str, Any]:
@@ -115,7 +113,7 @@ def reminders(state: GameState) -> list[dict[str, str]]:
            if state.step in rule.steps and _holds(state, rule.when)]
     card = BLIGHT_CARDS.get(state.blight.card or "")
     if (card is not None and state.blight.side != "healthy"
-            and card.timing in STANDING_BLIGHT_TIMINGS and state.step in card.reminder_steps):
+            and card.is_standing_rule and state.step in card.reminder_steps):
         out.append({"id": f"blight-{card.id}", "text": f"{card.name}: {card.effect}"})
     special = ALL_CARDS.get(state.invader.special_this_step or "")
     if special is not None and special.effect:
