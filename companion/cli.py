@@ -34,12 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
-    if args.command == "script":
-        db_path = args.script_db or args.db
-    else:
-        # The app keeps its games in the platform's user-data folder. Until the touchscreen
-        # lands, running `companion` alone starts the driver on that database.
-        db_path = args.db or default_database_path()
+    if args.command != "script":
+        # The app keeps its games in the platform's user-data folder.
+        from .ui.launch import run_app
+
+        return run_app(args.db or default_database_path())
+    db_path = args.script_db or args.db
     try:
         service, _ = build_service(db_path)
     except StoreError as error:

@@ -40,6 +40,10 @@ class ScriptDriver:
             data = json.loads(line)
         except (ValueError, RecursionError) as error:
             return self._refusal(f"that line is not valid JSON ({_short(error)})")
+        return self.handle(data)
+
+    def handle(self, data: Any) -> dict[str, Any]:
+        """One command as decoded JSON (what the touchscreen sends), answered like a line."""
         try:
             reply = self.service.handle(self.service.parse(data))
         except Refused as refusal:

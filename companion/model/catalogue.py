@@ -54,7 +54,7 @@ def catalogue() -> dict[str, Any]:
         },
         "invader_cards": [
             {"id": card.id, "name": card.name, "stage": card.stage,
-             "escalation": card.escalation}
+             "terrains": list(card.terrains), "escalation": card.escalation}
             for card in ALL_CARDS.values()
         ],
     }

@@ -1,0 +1,1 @@
+"""The touchscreen app: Kivy screens over the game service. Nothing below this package imports it."""

@@ -1,0 +1,222 @@
+"""The Kivy app: loads the layouts once, holds the game's state for the screens, sends commands.
+
+Every tap becomes a driver command (the same JSON a script sends). The service writes it to
+disk before it answers, and only then do the screens change, so pulling the plug loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from ..driver import ScriptDriver
+from ..service import GameService
+from . import screens, widgets  # noqa: F401  (their classes are named in the kv files)
+from .theme import THEMES, rgba
+
+log = logging.getLogger(__name__)
+
+LAYOUTS_DIR = Path(__file__).resolve().parents[2] / "layouts"
+# Shared style first: the screens' rules use its classes.
+LAYOUT_FILES = ("style.kv", "home.kv", "new_game.kv", "checklist.kv", "table.kv", "end.kv",
+                "history.kv")
+
+TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
+
+SETTINGS = [
+    {"type": "title", "title": "Table"},
+    {"type": "options", "title": "Language", "desc": "German and French follow with the "
+     "rules lookup", "section": "companion", "key": "language", "options": ["English"]},
+    {"type": "options", "title": "Text size", "desc": "Larger text shrinks only where a box "
+     "is full", "section": "companion", "key": "text_size",
+     "options": list(TEXT_SCALES)},
+    {"type": "options", "title": "Theme", "desc": "Night is dim red on black for a dark room",
+     "section": "companion", "key": "theme", "options": list(THEMES)},
+    {"type": "bool", "title": "Confirm destructive actions", "desc": "Ask before abandoning a "
+     "game, declaring defeat or deleting history", "section": "companion",
+     "key": "confirm"},
+    {"type": "bool", "title": "Spirit-phase timer", "desc": "Show how long the Spirit phase "
+     "has taken", "section": "companion", "key": "spirit_timer"},
+    {"type": "numeric", "title": "Spirit-phase limit (minutes)", "desc": "0 for no limit; "
+     "the timer turns red past it", "section": "companion", "key": "spirit_timer_limit"},
+    {"type": "bool", "title": "Full screen", "desc": "Use the whole display",
+     "section": "companion", "key": "fullscreen"},
+]
+
+DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
+            "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0}
+
+SHORTCUT_KEYS = {32: "done", 13: "done", 271: "done"}  # space, enter, keypad enter
+
+
+class AppRoot(FloatLayout):
+    """The screens, with the notice line for refused commands drawn over them."""
+
+
+class CompanionApp(App):
+    title = "Spirit Island companion"
+    game_state = DictProperty({}, allownone=True)
+    """The driver's view of the game (the same JSON a script gets), {} before any game."""
+    notice = StringProperty("")
+    """Why the last command was refused, shown until the next command."""
+    text_scale = NumericProperty(1.0)
+    """Multiplies every font size (the text-size setting)."""
+    colours = DictProperty({})
+    """The theme's colours as Kivy RGBA lists, by role."""
+    confirm_destructive = BooleanProperty(True)
+    """Ask before abandoning, declaring defeat or deleting history."""
+    spirit_timer = BooleanProperty(False)
+    """Show the Spirit-phase timer."""
+    spirit_timer_limit = NumericProperty(0)
+    """The Spirit phase's limit in minutes (0: none)."""
+    service = ObjectProperty(None)
+    """The game service the app drives."""
+
+    def __init__(self, service: GameService, config_dir: Path | None = None,
+                 notices: list[str] | None = None, **kwargs: Any) -> None:
+        self._config_dir = config_dir
+        super().__init__(**kwargs)
+        self.service = service
+        self.driver = ScriptDriver(service)
+        self.catalogue: dict[str, Any] = service.handle(service.parse({"cmd": "catalogue"})) \
+            .extra["catalogue"]
+        self.start_notices = list(notices or [])
+        self.use_kivy_settings = False
+        self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
+
+    # --- configuration ---
+
+    def get_application_config(self, defaultpath: str = "%(appdir)s/%(appname)s.ini") -> str:
+        if self._config_dir is None:
+            return super().get_application_config(defaultpath)
+        return str(self._config_dir / "companion.ini")
+
+    def build_config(self, config: Any) -> None:
+        config.setdefaults("companion", DEFAULTS)
+
+    def build_settings(self, settings: Any) -> None:
+        settings.add_json_panel("Companion", self.config, data=json.dumps(SETTINGS))
+
+    def on_config_change(self, config: Any, section: str, key: str, value: Any) -> None:
+        if section == "companion":
+            self.apply_settings()
+
+    def apply_settings(self) -> None:
+        section = self.config["companion"]
+        self.text_scale = TEXT_SCALES.get(section.get("text_size", "normal"), 1.0)
+        theme = THEMES.get(section.get("theme", "dark"), THEMES["dark"])
+        self.colours = {role: rgba(colour) for role, colour in theme.items()}
+        Window.clearcolor = self.colours["background"]
+        self.confirm_destructive = section.get("confirm", "1") in ("1", 1, True, "True")
+        self.spirit_timer = section.get("spirit_timer", "0") in ("1", 1, True, "True")
+        try:
+            self.spirit_timer_limit = max(0, int(float(section.get("spirit_timer_limit", 0))))
+        except ValueError:
+            self.spirit_timer_limit = 0
+        fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
+        Window.fullscreen = "auto" if fullscreen else False
+
+    # --- building ---
+
+    def build(self) -> AppRoot:
+        self.apply_settings()
+        for name in LAYOUT_FILES:
+            path = str(LAYOUTS_DIR / name)
+            if path not in Builder.files:
+                Builder.load_file(path)
+        root = AppRoot()
+        self.screens: ScreenManager = root.ids.screens
+        self.screens.transition = NoTransition()
+        Window.bind(on_key_down=self._on_key_down)
+        self.reload_state()
+        if self.start_notices:
+            self.notice = " ".join(self.start_notices)
+        return root
+
+    def on_start(self) -> None:
+        self.show("home")
+
+    def detach(self) -> None:
+        """Take this app off the window without closing it, so another can use it (tests)."""
+        Window.unbind(on_key_down=self._on_key_down)
+        self.screens.get_screen("table").stop_timer()
+        if self.root is not None:
+            Window.remove_widget(self.root)
+
+    # --- the game ---
+
+    def reload_state(self) -> None:
+        """Take the game state afresh from the service (after abandon, delete, resume)."""
+        self.game_state = self.driver.state() or {}
+
+    def send(self, command: dict[str, Any]) -> bool:
+        """Carry out one command. True when it was accepted (and is on disk)."""
+        answer = self.driver.handle(command)
+        if not answer["ok"]:
+            self.notice = f"Not done: {answer['error']}"
+            log.info("refused %s: %s", command, answer["error"])
+            return False
+        self.notice = ""
+        self.game_state = answer["state"] or {}
+        table = self.screens.get_screen("table")
+        table.refresh(self.game_state, answer["events"])
+        if self.game_state.get("phase") == "over" and self.screens.current == "table" \
+                and command["cmd"] in ("next", "fear", "destroy", "blight", "reveal",
+                                       "resolve_fear", "ritual"):
+            Clock.schedule_once(lambda *_: self.show("end"), 0)
+        return True
+
+    def service_call(self, command: dict[str, Any]) -> dict[str, Any]:
+        """A service command (games, stats, delete …) whose answer the screen reads."""
+        answer = self.driver.handle(command)
+        if not answer["ok"]:
+            self.notice = f"Not done: {answer['error']}"
+        return answer
+
+    def show(self, screen: str) -> None:
+        self.screens.current = screen
+
+    def dismiss_notice(self) -> None:
+        self.notice = ""
+
+    # --- keyboard ---
+
+    def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
+                     modifiers: list[str]) -> bool:
+        if self.screens.current != "table" or _popup_open():
+            return False
+        table = self.screens.get_screen("table")
+        ctrl = "ctrl" in modifiers or "meta" in modifiers
+        if ctrl and codepoint == "z":
+            self.send({"cmd": "undo"})
+        elif ctrl and codepoint == "y":
+            self.send({"cmd": "redo"})
+        elif not ctrl and codepoint == "f":
+            self.send({"cmd": "fear", "amount": 1})
+        elif SHORTCUT_KEYS.get(key) == "done":
+            table.act()
+        else:
+            return False
+        return True
+
+
+def _popup_open() -> bool:
+    from kivy.uix.modalview import ModalView
+
+    return any(isinstance(child, ModalView) for child in Window.children)

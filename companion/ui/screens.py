@@ -1,0 +1,585 @@
+"""The screens: each copies what it shows into Kivy properties and turns taps into commands.
+
+Layouts are in layouts/<screen>.kv; every command goes through `App.send`, which the game
+service answers only once the command is on disk.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.label import Label
+from kivy.uix.popup import Popup
+from kivy.uix.screenmanager import Screen
+
+from ..model.cards import ALL_CARDS, TERRAIN_NAMES
+from ..model.game import score
+from . import presenter
+from .presenter import ROMAN, TableView
+from .theme import TERRAIN_COLOURS, rgba, text_colour_on
+from .widgets import CardPicker, confirm
+
+NONE_CHOICE = "None"
+RANDOM_BLIGHT = "Random (base game)"
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+# --- home ----------------------------------------------------------------------------------------
+
+class HomeScreen(Screen):
+    resume_text = StringProperty("")
+    """What the resume button says; empty when there is no unfinished game."""
+    notice = StringProperty("")
+    """A line for the players: a damaged database moved aside, …"""
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        state = app().game_state
+        if state and state["phase"] != "over":
+            self.resume_text = (f"Resume game: round {state['round']}, "
+                                f"{presenter.step_title(state).split(' · ', 1)[-1]}")
+        elif state and state["phase"] == "over" and not (state["outcome"] or {}).get("score"):
+            self.resume_text = "Resume: score the finished game"
+        else:
+            self.resume_text = ""
+
+    def resume(self) -> None:
+        state = app().game_state
+        if state and state["phase"] == "over":
+            app().show("end")
+        elif state and state["phase"] == "setup" and state["step"] != "initial_explore":
+            app().show("checklist")
+        else:
+            app().show("table")
+
+
+# --- new game ------------------------------------------------------------------------------------
+
+class NewGameScreen(Screen):
+    players = NumericProperty(2)
+    """Players at the table (1-6)."""
+    mode = StringProperty("advanced")
+    """"beginner" or "advanced"."""
+    deck = StringProperty("virtual")
+    """"virtual" (the app shuffles) or "physical" (players name each card)."""
+    blight_card = StringProperty(RANDOM_BLIGHT)
+    """The blight card's name, or the random choice."""
+    adversary = StringProperty(NONE_CHOICE)
+    """The adversary's name or None."""
+    level = StringProperty("0")
+    """The adversary level."""
+    scenario = StringProperty(NONE_CHOICE)
+    """The scenario's name or None."""
+    scenario_difficulty = StringProperty("")
+    """The chosen difficulty of a scenario printed with more than one."""
+    scenario_difficulties = ListProperty([])
+    """The difficulties the chosen scenario offers, when more than one."""
+    events = BooleanProperty(False)
+    """Play with the event deck."""
+    thematic = BooleanProperty(False)
+    """Play on the thematic map (+3 difficulty)."""
+    difficulty_text = StringProperty("")
+    """The difficulty of the choices made so far."""
+    adversary_names = ListProperty([])
+    """The adversary picker's choices."""
+    scenario_names = ListProperty([])
+    """The scenario picker's choices."""
+    blight_names = ListProperty([])
+    """The blight card picker's choices."""
+    level_names = ListProperty([])
+    """The levels the chosen adversary offers."""
+
+    def on_kv_post(self, *_: Any) -> None:
+        catalogue = app().catalogue
+        self._adversaries = {a["name"]: a for a in catalogue["adversaries"]}
+        self._scenarios = {s["name"]: s for s in catalogue["scenarios"]}
+        self._blight = {card["name"]: card for cards in catalogue["blight_cards"].values()
+                        for card in cards}
+        self.adversary_names = [NONE_CHOICE, *self._adversaries]
+        self.scenario_names = [NONE_CHOICE, *self._scenarios]
+        self.blight_names = [RANDOM_BLIGHT, *self._blight]
+        self.bind(adversary=self._changed, level=self._changed, scenario=self._changed,
+                  scenario_difficulty=self._changed, thematic=self._changed,
+                  mode=self._changed)
+        self._changed()
+
+    def _changed(self, *_: Any) -> None:
+        adversary = self._adversaries.get(self.adversary)
+        self.level_names = [str(level["level"]) for level in adversary["levels"]] \
+            if adversary else ["0"]
+        if self.level not in self.level_names:
+            self.level = "0"
+        scenario = self._scenarios.get(self.scenario)
+        choices = [str(d) for d in scenario["difficulty_choices"]] if scenario else []
+        self.scenario_difficulties = choices if len(choices) > 1 else []
+        if self.scenario_difficulties and self.scenario_difficulty not in choices:
+            self.scenario_difficulty = choices[0]
+        self.difficulty_text = f"Difficulty {self.difficulty()}"
+
+    def difficulty(self) -> int:
+        total = 0
+        adversary = self._adversaries.get(self.adversary)
+        if adversary:
+            total += adversary["levels"][int(self.level)]["difficulty"]
+        scenario = self._scenarios.get(self.scenario)
+        if scenario:
+            total += int(self.scenario_difficulty) if self.scenario_difficulties \
+                else scenario["difficulty"]
+        return total + (3 if self.thematic else 0)
+
+    def command(self) -> dict[str, Any]:
+        command: dict[str, Any] = {"cmd": "new_game", "players": int(self.players),
+                                   "mode": self.mode, "deck": self.deck,
+                                   "events": self.events, "thematic": self.thematic}
+        blight = self._blight.get(self.blight_card)
+        if blight and self.mode == "advanced":
+            command["blight_card"] = blight["id"]
+        adversary = self._adversaries.get(self.adversary)
+        if adversary:
+            command["adversary"] = adversary["id"]
+            command["level"] = int(self.level)
+        scenario = self._scenarios.get(self.scenario)
+        if scenario:
+            command["scenario"] = scenario["id"]
+            if self.scenario_difficulties:
+                command["scenario_difficulty"] = int(self.scenario_difficulty)
+        return command
+
+    def start(self) -> None:
+        state = app().game_state
+
+        def begin() -> None:
+            if state and state["phase"] != "over":
+                app().send({"cmd": "abandon"})
+            if app().send(self.command()):
+                app().show("checklist")
+
+        if state and state["phase"] != "over":
+            confirm("A game is still unfinished. Abandon it and start a new one?",
+                    "Abandon and start", begin, app().confirm_destructive)
+        else:
+            begin()
+
+
+# --- setup checklist -----------------------------------------------------------------------------
+
+class ChecklistRow(ButtonBehavior, Label):
+    """One setup instruction; a tap ticks it (the ticks help the table, the game does not
+    depend on them)."""
+
+    index = NumericProperty(0)
+    """Its place in the checklist."""
+    done = BooleanProperty(False)
+    """Ticked by the players."""
+
+
+class ChecklistScreen(Screen):
+    items = ListProperty([])
+    """The setup instructions: dicts with id, text and whether the players ticked it."""
+    summary = StringProperty("")
+    """Players, adversary, scenario and difficulty in one line."""
+    ticked = NumericProperty(0)
+    """How many items are ticked."""
+
+    def on_pre_enter(self, *_: Any) -> None:
+        state = app().game_state
+        if not state:
+            return
+        self.items = [{"id": item["id"], "text": item["text"], "done": False}
+                      for item in state["setup_checklist"]]
+        self.ticked = 0
+        parts = [f"{state['players']} player{'s' if state['players'] != 1 else ''}",
+                 f"{state['mode']}", f"{state['deck_mode']} deck"]
+        if state["adversary"]:
+            parts.append(f"{state['adversary']['name']} {state['adversary']['level']}")
+        if state["scenario"]:
+            parts.append(state["scenario"]["name"])
+        parts.append(f"difficulty {state['difficulty']}")
+        self.summary = " · ".join(parts)
+        rows = self.ids.checklist
+        rows.clear_widgets()
+        for number, item in enumerate(self.items):
+            rows.add_widget(ChecklistRow(text=item["text"], index=number,
+                                         on_release=self._toggled))
+
+    def _toggled(self, row: ChecklistRow) -> None:
+        item = self.items[row.index]
+        item["done"] = row.done = not item["done"]
+        self.ticked = sum(1 for i in self.items if i["done"])
+
+    def ready(self) -> None:
+        app().show("table")
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+class TableScreen(Screen):
+    title = StringProperty("")
+    """Round, phase and step."""
+    prompt = StringProperty("")
+    """What to do in this step (with the fear card's effect in the fear step)."""
+    reminders = StringProperty("")
+    """The adversary's, scenario's or blight card's reminders for this step."""
+    high_immigration_cards = ListProperty([])
+    """CardFaces on England's High Immigration space."""
+    ravage_cards = ListProperty([])
+    """CardFaces on the Ravage space."""
+    build_cards = ListProperty([])
+    """CardFaces on the Build space."""
+    explore_cards = ListProperty([])
+    """CardFaces on the Explore space."""
+    has_high_immigration = BooleanProperty(False)
+    """England 3+: the board has a fourth space."""
+    deck = StringProperty("")
+    """Cards left in the invader deck, by stage."""
+    discard = StringProperty("")
+    """The invader discard."""
+    fear_pool = StringProperty("")
+    """Fear markers in the pool and generated."""
+    fear_earned = StringProperty("")
+    """Earned fear cards waiting."""
+    fear_next_level = StringProperty("")
+    """Fear cards to the next terror level."""
+    terror = StringProperty("")
+    """The terror level."""
+    victory = StringProperty("")
+    """The terror level's victory condition and the extra loss conditions."""
+    blight_side = StringProperty("")
+    """The blight card's side."""
+    blight_counts = StringProperty("")
+    """Blight on the card and on the island."""
+    action_label = StringProperty("Done")
+    """What the big button does."""
+    physical = BooleanProperty(False)
+    """Physical deck: the reveal control is shown."""
+    can_reveal = BooleanProperty(False)
+    """A card waits to be named."""
+    can_resolve_fear = BooleanProperty(False)
+    """The fear step with earned cards waiting."""
+    rituals = BooleanProperty(False)
+    """Rituals of Terror: a ritual control is shown."""
+    can_undo = BooleanProperty(False)
+    """Something can be undone."""
+    can_redo = BooleanProperty(False)
+    """Something can be redone."""
+    banner = StringProperty("")
+    """Announcements of this step, until dismissed."""
+    timer = StringProperty("")
+    """The Spirit-phase timer, when it is on and the Spirit phase runs."""
+    timer_over = BooleanProperty(False)
+    """The Spirit phase ran past its limit."""
+    view = ObjectProperty(None, allownone=True)
+    """The last TableView shown."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._step: tuple[Any, ...] | None = None
+        self._spirit_started: float | None = None
+        self._auto_picker: tuple[Any, ...] | None = None
+        self._ticker = Clock.schedule_interval(self._tick, 1)
+
+    def stop_timer(self) -> None:
+        self._ticker.cancel()
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh(app().game_state, [])
+
+    def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
+        if not state:
+            return
+        view = presenter.table_view(state)
+        self.view = view
+        step = (state["round"], state["phase"], state["step"])
+        lines = presenter.announcements(events, state)
+        if step != self._step:
+            self.banner = "\n".join(lines)
+            if state["phase"] == "spirit" and (self._step is None or self._step[1] != "spirit"):
+                self._spirit_started = time.monotonic()
+            self._step = step
+        elif lines:
+            self.banner = "\n".join([self.banner, *lines]).strip()
+        self._show(view, state)
+
+    def _show(self, view: TableView, state: dict[str, Any]) -> None:
+        self.title = view.title
+        prompt = view.prompt
+        if view.fear_card and state["step"] == "fear":
+            prompt = f"{prompt}\n\n{view.fear_card}"
+        self.prompt = prompt
+        self.reminders = "\n".join(f"• {line}" for line in view.reminders)
+        self.has_high_immigration = "high_immigration" in view.slots
+        for slot in presenter.SLOTS:
+            setattr(self, f"{slot}_cards", list(view.slots.get(slot, ())))
+        self.deck = view.deck
+        self.discard = view.discard
+        self.fear_pool = view.fear_pool
+        self.fear_earned = view.fear_earned
+        self.fear_next_level = view.fear_next_level
+        self.terror = view.terror
+        self.victory = "\n".join([view.victory, *view.loss_conditions])
+        self.blight_side = "\n".join(filter(None, [view.blight_side, view.blight_card]))
+        self.blight_counts = f"{view.blight_on_card}\n{view.blight_on_island}"
+        self.action_label = view.action.label
+        self.physical = view.physical
+        self.can_reveal = view.can_reveal
+        self.can_resolve_fear = view.can_resolve_fear
+        self.rituals = view.rituals
+        self.can_undo = bool(state.get("can_undo"))
+        self.can_redo = bool(state.get("can_redo"))
+        self._tick()
+        # A card to name opens its picker by itself once per step; the button reopens it.
+        if view.action.kind in ("reveal", "next_blight_card") and self.manager \
+                and self.manager.current == self.name:
+            key = (state["round"], state["step"], state["invader"]["deck_count"],
+                   view.action.kind)
+            if key != self._auto_picker:
+                self._auto_picker = key
+                Clock.schedule_once(lambda *_: self.act(), 0)
+
+    def _tick(self, *_: Any) -> None:
+        state = app().game_state if app() else None
+        if not (app() and app().spirit_timer and state and state["phase"] == "spirit"
+                and self._spirit_started is not None):
+            self.timer, self.timer_over = "", False
+            return
+        elapsed = int(time.monotonic() - self._spirit_started)
+        limit = app().spirit_timer_limit * 60
+        self.timer = f"Spirit phase {elapsed // 60}:{elapsed % 60:02d}"
+        if limit:
+            self.timer += f" of {limit // 60}:00"
+        self.timer_over = bool(limit) and elapsed > limit
+
+    # --- taps ---
+
+    def act(self) -> None:
+        """The big button: finish the step, or ask for what the step still needs."""
+        if not self.view:
+            return
+        kind = self.view.action.kind
+        if kind == "reveal":
+            self.pick_invader_card()
+        elif kind == "resolve_fear":
+            self.pick_fear_card()
+        elif kind == "next_blight_card":
+            self.pick_blight_card(next_card=True)
+        elif kind == "end":
+            app().show("end")
+        else:
+            app().send({"cmd": "next"})
+
+    def dismiss_banner(self) -> None:
+        self.banner = ""
+
+    def pick_invader_card(self) -> None:
+        state = app().game_state
+        if not state or not state["invader"]["awaiting_reveal"]:
+            return
+        picker = CardPicker(title=f"Which card came up? ({_expected(state)})",
+                            on_pick=lambda card: app().send({"cmd": "reveal", "card": card}))
+        picker.columns = 3
+        picker.fill([_invader_choice(card) for card in state["invader"]["candidates"]])
+        picker.open()
+
+    def pick_fear_card(self) -> None:
+        state = app().game_state
+        if not state or not state["fear"]["earned"]:
+            return
+        seen = set(state["fear"]["seen"])
+        choices = [{"value": "", "text": "Resolve without naming it",
+                    "detail": "the app only counts it", "highlight": True}]
+        for expansion, cards in app().catalogue["fear_cards"].items():
+            name = app().catalogue["expansions"].get(expansion, expansion)
+            choices += [{"value": card["id"], "text": card["name"], "detail": name}
+                        for card in cards if card["id"] not in seen]
+        picker = CardPicker(title="Which fear card did you turn over?",
+                            on_pick=self._resolve_fear)
+        picker.columns = 3
+        picker.fill(choices)
+        picker.open()
+
+    def _resolve_fear(self, card: str) -> None:
+        command: dict[str, Any] = {"cmd": "resolve_fear"}
+        if card:
+            command["card"] = card
+        app().send(command)
+
+    def pick_blight_card(self, next_card: bool = False) -> None:
+        choices = [{"value": card["id"], "text": card["name"],
+                    "detail": app().catalogue["expansions"].get(expansion, expansion)}
+                   for expansion, cards in app().catalogue["blight_cards"].items()
+                   for card in cards]
+        picker = CardPicker(title="Which blight card did you draw?",
+                            on_pick=lambda card: app().send({"cmd": "next_blight_card",
+                                                             "card": card}))
+        picker.fill(choices)
+        picker.open()
+
+    def open_menu(self) -> None:
+        GameMenu().open()
+
+
+class GameMenu(Popup):
+    """Ending, leaving or abandoning the game: the things not needed every step."""
+
+    def declare(self, result: str, reason: str | None = None) -> None:
+        command: dict[str, Any] = {"cmd": "declare", "result": result}
+        if reason:
+            command["reason"] = reason
+
+        def go() -> None:
+            self.dismiss()
+            if app().send(command):
+                app().show("end")
+
+        if result == "defeat":
+            confirm("Declare the game lost? (Undo can take it back.)", "We lost", go,
+                    app().confirm_destructive)
+        else:
+            go()
+
+    def abandon(self) -> None:
+        def go() -> None:
+            self.dismiss()
+            app().send({"cmd": "abandon"})
+            app().reload_state()
+            app().show("home")
+
+        confirm("Abandon this game? It stays in the list of games but cannot be resumed.",
+                "Abandon", go, app().confirm_destructive)
+
+    def go_home(self) -> None:
+        self.dismiss()
+        app().show("home")
+
+    def settings(self) -> None:
+        self.dismiss()
+        app().open_settings()
+
+
+def _expected(state: dict[str, Any]) -> str:
+    stage = state["invader"]["expected_stage"]
+    return f"Stage {ROMAN.get(stage, '?')}" if stage else "any card"
+
+
+def _invader_choice(card_id: str) -> dict[str, Any]:
+    card = ALL_CARDS[card_id]
+    colour = TERRAIN_COLOURS[card.terrains[0]] if card.terrains else "#444444"
+    stage = f"Stage {ROMAN[card.stage]}" if card.stage else "special card"
+    terrains = " + ".join(TERRAIN_NAMES[t] for t in card.terrains)
+    detail = stage if terrains == card.name else f"{stage} · {terrains}"
+    return {"value": card.id, "text": card.name, "detail": detail,
+            "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
+
+
+# --- end of game ---------------------------------------------------------------------------------
+
+class EndScreen(Screen):
+    outcome = StringProperty("")
+    """Victory or defeat, and why."""
+    score_text = StringProperty("")
+    """The score the inputs give, by the published formula."""
+    saved_text = StringProperty("")
+    """Whether the score is in the history."""
+    has_bonus = BooleanProperty(False)
+    """The scenario gives bonus points."""
+
+    def on_pre_enter(self, *_: Any) -> None:
+        state = app().game_state
+        if not state or not state["outcome"]:
+            return
+        outcome = state["outcome"]
+        result = {"victory": "Victory", "sacrifice": "Sacrifice victory",
+                  "defeat": "Defeat"}.get(outcome["result"], outcome["result"])
+        self.outcome = f"{result}: {outcome.get('detail') or outcome['reason']}"
+        self.ids.dahan.value = outcome.get("dahan") or 0
+        recorded = outcome.get("blight_on_island")
+        self.ids.blight.value = state["blight"]["on_island"] if recorded is None else recorded
+        self.has_bonus = bool(state.get("scenario"))
+        self.ids.bonus.value = outcome.get("bonus") or 0
+        self.saved_text = (f"Saved to history with {outcome['score']} points"
+                           if outcome.get("score") is not None else "Not saved yet")
+        self.update_score()
+
+    def update_score(self, *_: Any) -> None:
+        game = app().service.session.state
+        if game is None or game.outcome is None:
+            return
+        points = score(game, int(self.ids.dahan.value), int(self.ids.blight.value),
+                       int(self.ids.bonus.value))
+        self.score_text = f"Score: {points}"
+
+    def save(self) -> None:
+        command: dict[str, Any] = {"cmd": "score", "dahan": int(self.ids.dahan.value),
+                                   "blight_on_island": int(self.ids.blight.value)}
+        if self.has_bonus:
+            command["bonus"] = int(self.ids.bonus.value)
+        if app().send(command):
+            self.saved_text = f"Saved to history with {app().game_state['outcome']['score']} points"
+
+    def back_to_game(self) -> None:
+        """Undo the ending, for a game declared over by mistake."""
+        if app().send({"cmd": "undo"}):
+            app().show("table")
+
+
+# --- history and statistics ----------------------------------------------------------------------
+
+class HistoryScreen(Screen):
+    stats_text = StringProperty("")
+    """Games played, wins, win rate, average score."""
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        games = app().service_call({"cmd": "games"}).get("games", [])
+        stats = app().service_call({"cmd": "stats"}).get("stats", {})
+        played = stats.get("games_played", 0)
+        if played:
+            rate = round(100 * stats.get("win_rate", 0))
+            average = stats.get("average_score")
+            self.stats_text = (f"{played} games played · {stats.get('wins', 0)} won ({rate}%)"
+                               + (f" · average score {average:.1f}" if average is not None
+                                  else ""))
+        else:
+            self.stats_text = "No finished games yet."
+        self.ids.games.data = [_history_row(game) for game in reversed(games)]
+
+    def delete(self, game_id: int) -> None:
+        def go() -> None:
+            app().service_call({"cmd": "delete", "game": game_id})
+            self.refresh()
+            app().reload_state()
+
+        confirm(f"Delete game {game_id} from the history for good?", "Delete", go,
+                app().confirm_destructive)
+
+
+def _history_row(game: dict[str, Any]) -> dict[str, Any]:
+    against = ", ".join(filter(None, [
+        f"{game['adversary']} {game.get('adversary_level') or 0}" if game.get("adversary")
+        else "",
+        game.get("scenario") or "",
+    ])) or "no adversary"
+    result = game.get("result") or game["status"]
+    score_text = f" · {game['score']} points" if game.get("score") is not None else ""
+    started = (game.get("started_at") or "")[:10]
+    return {"game_id": game["id"],
+            "text": f"{started} · {game['players']}p · {against} · {result}{score_text}"
+                    f" · {game.get('rounds') or 0} rounds"}

@@ -1,0 +1,111 @@
+"""Colours of the three themes and the terrains, with the WCAG contrast check they must pass.
+
+Pure Python: the app turns these hex strings into Kivy colours; the tests check every pair of
+text and background a screen uses reaches WCAG AA (4.5:1).
+"""
+
+from __future__ import annotations
+
+# The terrain colours of the board game, dark or light enough that a label in black or white
+# on top of them stays readable. The terrain's name is always written on the colour too.
+TERRAIN_COLOURS = {
+    "jungle": "#2E7D32",
+    "mountain": "#8D8D8D",
+    "sands": "#E0B060",
+    "wetland": "#4FA3A5",
+    "coastal": "#1E5FA8",
+}
+
+THEMES: dict[str, dict[str, str]] = {
+    "dark": {
+        "background": "#15181C",
+        "panel": "#23282E",
+        "text": "#F2F2F2",
+        "muted": "#B8C0C8",
+        "button": "#37404A",
+        "button_text": "#FFFFFF",
+        "accent": "#2E7D4F",
+        "accent_text": "#FFFFFF",
+        "banner": "#F2C94C",
+        "banner_text": "#1A1A1A",
+        "danger": "#B3261E",
+        "danger_text": "#FFFFFF",
+        "disabled_text": "#9AA3AD",
+    },
+    "light": {
+        "background": "#F4F1EA",
+        "panel": "#FFFFFF",
+        "text": "#1B1B1B",
+        "muted": "#4A4F55",
+        "button": "#DDD6C8",
+        "button_text": "#1B1B1B",
+        "accent": "#1E6B3F",
+        "accent_text": "#FFFFFF",
+        "banner": "#8A4B00",
+        "banner_text": "#FFFFFF",
+        "danger": "#A4231B",
+        "danger_text": "#FFFFFF",
+        "disabled_text": "#5C636B",
+    },
+    # Night: dim red on black, so eyes used to a dark room are not dazzled.
+    "night": {
+        "background": "#000000",
+        "panel": "#140808",
+        "text": "#FF7A66",
+        "muted": "#D9604F",
+        "button": "#2A0F0C",
+        "button_text": "#FF8A76",
+        "accent": "#5A1A12",
+        "accent_text": "#FFB4A6",
+        "banner": "#7A2216",
+        "banner_text": "#FFD9D1",
+        "danger": "#4A0E0A",
+        "danger_text": "#FFB4A6",
+        "disabled_text": "#B05446",
+    },
+}
+
+# Which text colour is read on which background, per theme.
+TEXT_PAIRS = (
+    ("text", "background"),
+    ("text", "panel"),
+    ("muted", "panel"),
+    ("muted", "background"),
+    ("button_text", "button"),
+    ("disabled_text", "button"),
+    ("accent_text", "accent"),
+    ("banner_text", "banner"),
+    ("danger_text", "danger"),
+)
+
+AA_NORMAL_TEXT = 4.5
+
+
+def _channel(value: int) -> float:
+    c = value / 255
+    return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def relative_luminance(colour: str) -> float:
+    colour = colour.lstrip("#")
+    r, g, b = (int(colour[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.2126 * _channel(r) + 0.7152 * _channel(g) + 0.0722 * _channel(b)
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)),
+                             reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def text_colour_on(background: str) -> str:
+    """Black or white, whichever reads better on `background`."""
+    black, white = "#000000", "#FFFFFF"
+    if contrast_ratio(black, background) >= contrast_ratio(white, background):
+        return black
+    return white
+
+
+def rgba(colour: str, alpha: float = 1.0) -> list[float]:
+    colour = colour.lstrip("#")
+    return [int(colour[i:i + 2], 16) / 255 for i in (0, 2, 4)] + [alpha]

@@ -1,0 +1,258 @@
+"""Small widgets the screens share: a label that shrinks its text to fit, card tiles, pickers.
+
+Their look is in layouts/style.kv; here is only what they do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.popup import Popup
+
+from .presenter import CardFace
+from .theme import rgba, text_colour_on
+
+NEUTRAL_CARD = "#5A5F66"
+
+
+class FitLabel(Label):
+    """A wrapping label that lowers its font size until the text fits its box.
+
+    Players choose the text size in the settings; a long prompt must still fit the space the
+    layout gives it, so the font shrinks (never below `min_font_size`) instead of spilling.
+    """
+
+    base_font_size = NumericProperty(18)
+    """The size the text has when there is room; the kv binds it to the chosen text size."""
+    min_font_size = NumericProperty(11)
+    """The smallest size the label shrinks to."""
+    needed_height = NumericProperty(0)
+    """The height the text takes at the font size chosen (the layout test compares it)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._fit_trigger = Clock.create_trigger(self._fit, -1)
+        super().__init__(**kwargs)
+        self.bind(size=self._fit_trigger, text=self._fit_trigger,
+                  base_font_size=self._fit_trigger)
+        self._fit_trigger()
+
+    def _fit(self, *_: Any) -> None:
+        width = max(self.width - 2 * self.padding[0], 1)
+        self.text_size = (width, None)  # measure the wrapped text's natural height
+        self.font_size = self.base_font_size
+        self.texture_update()
+        room = self.height - 2 * self.padding[1]
+        while self.texture_size[1] > room and self.font_size > self.min_font_size:
+            self.font_size = max(self.min_font_size, self.font_size * 0.9)
+            self.texture_update()
+        self.needed_height = self.texture_size[1] + 2 * self.padding[1]
+        # Now give the text the whole box, so valign places it.
+        self.text_size = (width, max(room, 1))
+
+    def fits(self) -> bool:
+        return self.needed_height <= self.height + 1
+
+
+class TerrainChip(Label):
+    """One terrain of a card: its name written on its colour."""
+
+    background = ListProperty([0.5, 0.5, 0.5, 1])
+    """The terrain's colour."""
+    ink = ListProperty([1, 1, 1, 1])
+    """The text colour that reads on it."""
+
+
+class CardTile(BoxLayout):
+    """One invader card on the board (or an empty space), its terrains as colour and name."""
+
+    face = ObjectProperty(None, allownone=True)
+    """The CardFace shown, None for an empty space."""
+    caption = StringProperty("")
+    """The card's stage (or a special card's name), or "empty"."""
+
+    def on_kv_post(self, *_: Any) -> None:
+        self.bind(face=self._show)
+        self._show()
+
+    def _show(self, *_: Any) -> None:
+        chips = self.ids.chips
+        chips.clear_widgets()
+        face: CardFace | None = self.face
+        if face is None:
+            self.caption = "empty"
+            return
+        self.caption = face.stage or "special card"
+        for chip in face.terrains:
+            chips.add_widget(TerrainChip(text=chip.name, background=rgba(chip.colour),
+                                         ink=rgba(chip.text_colour)))
+        if not face.terrains:
+            chips.add_widget(TerrainChip(text=face.name, background=rgba(NEUTRAL_CARD),
+                                         ink=rgba(text_colour_on(NEUTRAL_CARD))))
+
+
+class SlotColumn(BoxLayout):
+    """One space of the invader board (Ravage, Build, …) with the cards lying on it."""
+
+    title = StringProperty("")
+    """The space's name."""
+    faces = ListProperty([])
+    """The CardFaces on the space, oldest first."""
+
+    def on_kv_post(self, *_: Any) -> None:
+        self.bind(faces=self._show)
+        self._show()
+
+    def _show(self, *_: Any) -> None:
+        tiles = self.ids.tiles
+        tiles.clear_widgets()
+        for face in self.faces or [None]:
+            tiles.add_widget(CardTile(face=face))
+
+
+class Stepper(BoxLayout):
+    """A number with large − and + buttons, for counts typed at the table."""
+
+    value = NumericProperty(0)
+    """The number shown."""
+    minimum = NumericProperty(0)
+    """The lowest value allowed."""
+    label = StringProperty("")
+    """What the number counts."""
+
+    def step(self, amount: int) -> None:
+        self.value = max(self.minimum, self.value + amount)
+
+
+class ConfirmPopup(Popup):
+    """Asks before something that cannot be taken back casually."""
+
+    message = StringProperty("")
+    """The question."""
+    confirm_text = StringProperty("Yes")
+    """The label of the button that goes ahead."""
+    on_confirm = ObjectProperty(None)
+    """Called when the player confirms."""
+
+    def confirm(self) -> None:
+        self.dismiss()
+        if self.on_confirm:
+            self.on_confirm()
+
+
+class PickerButton(ButtonBehavior, BoxLayout):
+    """One choice in a card picker: the card's colour band and its name, large."""
+
+    value = StringProperty("")
+    """The id sent when it is chosen."""
+    text = StringProperty("")
+    """The card's name."""
+    detail = StringProperty("")
+    """A second line: stage, expansion."""
+    background = ListProperty([0.3, 0.3, 0.3, 1])
+    """The first terrain's colour (or a neutral one)."""
+    text_colour = ListProperty([1, 1, 1, 1])
+    """A colour that reads on the background."""
+    picked = ObjectProperty(None)
+    """Called with `value` when tapped."""
+    highlight = BooleanProperty(False)
+    """Drawn with a frame, for the likeliest choice."""
+
+    def on_release(self) -> None:
+        if self.picked:
+            self.picked(self.value)
+
+
+class CardPicker(Popup):
+    """A popup listing cards as large buttons; tapping one answers `on_pick` with its id."""
+
+    on_pick = ObjectProperty(None)
+    """Called with the chosen id."""
+    columns = NumericProperty(3)
+    """How many buttons in a row."""
+
+    def fill(self, choices: Sequence[dict[str, Any]]) -> None:
+        grid = self.ids.grid
+        grid.clear_widgets()
+        for choice in choices:
+            grid.add_widget(PickerButton(picked=self._picked, **choice))
+
+    def _picked(self, value: str) -> None:
+        self.dismiss()
+        if self.on_pick:
+            self.on_pick(value)
+
+
+def confirm(self) -> None:
+        self.dismiss()
+        if self.on_confirm:
+            self.on_confirm()
+
+
+class PickerButton(ButtonBehavior, BoxLayout):
+    """One choice in a card picker: the card's colour band and its name, large."""
+
+    value = StringProperty("")
+    """The id sent when it is chosen."""
+    text = StringProperty("")
+    """The card's name."""
+    detail = StringProperty("")
+    """A second line: stage, expansion."""
+    background = ListProperty([0.3, 0.3, 0.3, 1])
+    """The first terrain's colour (or a neutral one)."""
+    text_colour = ListProperty([1, 1, 1, 1])
+    """A colour that reads on the background."""
+    picked = ObjectProperty(None)
+    """Called with `value` when tapped."""
+    highlight = BooleanProperty(False)
+    """Drawn with a frame, for the likeliest choice."""
+
+    def on_release(self) -> None:
+        if self.picked:
+            self.picked(self.value)
+
+
+class CardPicker(Popup):
+    """A popup listing cards as large buttons; tapping one answers `on_pick` with its id."""
+
+    on_pick = ObjectProperty(None)
+    """Called with the chosen id."""
+    columns = NumericProperty(3)
+    """How many buttons in a row."""
+
+    def fill(self, choices: Sequence[dict[str, Any]]) -> None:
+        grid = self.ids.grid
+        grid.clear_widgets()
+        for choice in choices:
+            grid.add_widget(PickerButton(picked=self._picked, **choice))
+
+    def _picked(self, value: str) -> None:
+        self.dismiss()
+        if self.on_pick:
+            self.on_pick(value)
+
+
+def register() -> None:
+    """Make the widget classes known to kv files by name."""
+    for cls in (FitLabel, TerrainChip, CardTile, SlotColumn, Stepper, ConfirmPopup,
+                PickerButton, CardPicker):
+        Factory.register(cls.__name__, cls=cls)
+
+
+def confirm(message: str, confirm_text: str, action: Callable[[], None], ask: bool) -> None:
+    """Run `action` after a confirmation, or at once when the player turned confirmations off."""
+    if not ask:
+        action()
+        return
+    ConfirmPopup(message=message, confirm_text=confirm_text, on_confirm=action).open()

@@ -1,0 +1,158 @@
+"""Runs the real app in a real Kivy window (under Xvfb when there is no display) for tests.
+
+Taps are touch events dispatched through the window, exactly as a touchscreen delivers them;
+frames are advanced by the test, so every check sees what a player would see.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+XVFB_SCREEN = "1400x1400x24"  # large enough for 720x1280 portrait and 1280x720
+
+
+def ensure_display() -> subprocess.Popen[bytes] | None:
+    """Start Xvfb on a free display when none is set; returns it so it can be stopped."""
+    if os.environ.get("DISPLAY"):
+        return None
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise RuntimeError("the UI tests need Xvfb: run `python3 tasks.py setup` (it installs "
+                           "xvfb and Mesa with apt-get)")
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", XVFB_SCREEN, "-nolisten", "tcp"],
+        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        process.kill()
+        raise RuntimeError("Xvfb did not start")
+    os.environ["DISPLAY"] = f":{number}"
+    return process
+
+
+def prepare(kivy_home: Path) -> None:
+    from companion.ui.launch import prepare_kivy
+
+    prepare_kivy(kivy_home)
+
+
+class Harness:
+    """One app over its own database, drawn in the shared test window."""
+
+    def __init__(self, db_path: Path, size: tuple[int, int] = (800, 480)) -> None:
+        from kivy.base import EventLoop
+        from kivy.core.window import Window
+
+        from companion.bootstrap import build_service
+        from companion.ui.app import CompanionApp
+
+        self.db_path = db_path
+        self.window = Window
+        EventLoop.ensure_window()
+        self.resize(*size, settle=False)
+        service, notices = build_service(db_path)
+        self.app = CompanionApp(service, config_dir=db_path.parent, notices=notices)
+        self.app._run_prepare()  # what App.run() does before its loop, which the test drives
+        self.frames(3)
+
+    def close(self) -> None:
+        self.app.detach()
+        self.frames(1)
+
+    # --- frames, sizes, pictures ---
+
+    def frames(self, count: int = 2) -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(count):
+            EventLoop.idle()
+
+    def resize(self, width: int, height: int, settle: bool = True) -> None:
+        self.window.size = (width, height)
+        if settle:
+            self.frames(4)
+
+    def screenshot(self, path: Path) -> Path:
+        """Write the window as a PNG at exactly `path`."""
+        self.frames(2)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.window.screenshot(str(path.with_suffix("")) + "-shot.png")
+        written = sorted(path.parent.glob(path.stem + "-shot*.png"))[-1]
+        written.replace(path)
+        return path
+
+    # --- finding and tapping ---
+
+    @property
+    def screen(self) -> Any:
+        return self.app.screens.current_screen
+
+    def widget(self, widget_id: str, screen: Any = None) -> Any:
+        return (screen or self.screen).ids[widget_id]
+
+    def tap(self, widget: Any) -> None:
+        """Touch the middle of `widget` and lift the finger, as a player does."""
+        from kivy.tests.common import UnitTestTouch
+
+        assert widget.get_root_window() is not None, f"{widget} is not on screen"
+        assert not widget.disabled, f"{getattr(widget, 'text', widget)!r} is disabled"
+        assert widget.opacity > 0, f"{getattr(widget, 'text', widget)!r} is hidden"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.frames(1)
+        touch.touch_up()
+        self.frames(3)
+
+    def tap_id(self, widget_id: str) -> None:
+        self.tap(self.widget(widget_id))
+
+    def popup(self) -> Any:
+        from kivy.uix.modalview import ModalView
+
+        popups = [c for c in self.window.children if isinstance(c, ModalView)]
+        return popups[0] if popups else None
+
+    def pick(self, value: str) -> None:
+        """Tap the choice for `value` in the open card picker."""
+        picker = self.popup()
+        assert picker is not None, "no picker is open"
+        for button in picker.ids.grid.children:
+            if button.value == value:
+                picker.ids.grid.parent.scroll_to(button, padding=0, animate=False)
+                self.frames(2)
+                self.tap(button)
+                return
+        raise AssertionError(f"{value!r} is not among the picker's choices")
+
+    def choices(self) -> list[str]:
+        picker = self.popup()
+        assert picker is not None, "no picker is open"
+        return [button.value for button in reversed(picker.ids.grid.children)]
+
+    def press_key(self, key: int, codepoint: str | None = None,
+                  modifiers: list[str] | None = None) -> None:
+        self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or [])
+        self.frames(2)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return dict(self.app.game_state)
+
+
+@contextmanager
+def running_app(db_path: Path, size: tuple[int, int] = (800, 480)) -> Iterator[Harness]:
+    harness = Harness(db_path, size)
+    try:
+        yield harness
+    finally:
+        harness.close()
