@@ -156,8 +156,10 @@ class CompanionApp(App):
         """Take this app off the window without closing it, so another can use it (tests)."""
         Window.unbind(on_key_down=self._on_key_down)
         self.screens.get_screen("table").stop_timer()
+        self.dispatch("on_stop")  # kv's `app` forgets this app when it stops
         if self.root is not None:
             Window.remove_widget(self.root)
+        App._running_app = None
 
     # --- the game ---
 

@@ -20,7 +20,6 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
-from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
 from ..model.cards import ALL_CARDS, TERRAIN_NAMES
@@ -28,7 +27,7 @@ from ..model.game import score
 from . import presenter
 from .presenter import ROMAN, TableView
 from .theme import TERRAIN_COLOURS, rgba, text_colour_on
-from .widgets import CardPicker, confirm
+from .widgets import CardPicker, InstantPopup, confirm
 
 NONE_CHOICE = "None"
 RANDOM_BLIGHT = "Random (base game)"
@@ -391,7 +390,7 @@ class TableScreen(Screen):
         if not state or not state["invader"]["awaiting_reveal"]:
             return
         picker = CardPicker(title=f"Which card came up? ({_expected(state)})",
-                            on_pick=lambda card: app().send({"cmd": "reveal", "card": card}))
+                            when_picked=lambda card: app().send({"cmd": "reveal", "card": card}))
         picker.columns = 3
         picker.fill([_invader_choice(card) for card in state["invader"]["candidates"]])
         picker.open()
@@ -408,7 +407,7 @@ class TableScreen(Screen):
             choices += [{"value": card["id"], "text": card["name"], "detail": name}
                         for card in cards if card["id"] not in seen]
         picker = CardPicker(title="Which fear card did you turn over?",
-                            on_pick=self._resolve_fear)
+                            when_picked=self._resolve_fear)
         picker.columns = 3
         picker.fill(choices)
         picker.open()
@@ -425,7 +424,7 @@ class TableScreen(Screen):
                    for expansion, cards in app().catalogue["blight_cards"].items()
                    for card in cards]
         picker = CardPicker(title="Which blight card did you draw?",
-                            on_pick=lambda card: app().send({"cmd": "next_blight_card",
+                            when_picked=lambda card: app().send({"cmd": "next_blight_card",
                                                              "card": card}))
         picker.fill(choices)
         picker.open()
@@ -434,7 +433,7 @@ class TableScreen(Screen):
         GameMenu().open()
 
 
-class GameMenu(Popup):
+class GameMenu(InstantPopup):
     """Ending, leaving or abandoning the game: the things not needed every step."""
 
     def declare(self, result: str, reason: str | None = None) -> None:

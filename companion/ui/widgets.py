@@ -135,20 +135,28 @@ class Stepper(BoxLayout):
         self.value = max(self.minimum, self.value + amount)
 
 
-class ConfirmPopup(Popup):
+class InstantPopup(Popup):
+    """A popup that appears and goes at once: a fading popup still catches the next tap."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._anim_duration = 0
+
+
+class ConfirmPopup(InstantPopup):
     """Asks before something that cannot be taken back casually."""
 
     message = StringProperty("")
     """The question."""
     confirm_text = StringProperty("Yes")
     """The label of the button that goes ahead."""
-    on_confirm = ObjectProperty(None)
+    when_confirmed = ObjectProperty(None)
     """Called when the player confirms."""
 
     def confirm(self) -> None:
         self.dismiss()
-        if self.on_confirm:
-            self.on_confirm()
+        if self.when_confirmed:
+            self.when_confirmed()
 
 
 class PickerButton(ButtonBehavior, BoxLayout):
@@ -174,10 +182,10 @@ class PickerButton(ButtonBehavior, BoxLayout):
             self.picked(self.value)
 
 
-class CardPicker(Popup):
-    """A popup listing cards as large buttons; tapping one answers `on_pick` with its id."""
+class CardPicker(InstantPopup):
+    """A popup listing cards as large buttons; tapping one answers `when_picked` with its id."""
 
-    on_pick = ObjectProperty(None)
+    when_picked = ObjectProperty(None)
     """Called with the chosen id."""
     columns = NumericProperty(3)
     """How many buttons in a row."""
@@ -190,14 +198,14 @@ class CardPicker(Popup):
 
     def _picked(self, value: str) -> None:
         self.dismiss()
-        if self.on_pick:
-            self.on_pick(value)
+        if self.when_picked:
+            self.when_picked(value)
 
 
 def confirm(self) -> None:
         self.dismiss()
-        if self.on_confirm:
-            self.on_confirm()
+        if self.when_confirmed:
+            self.when_confirmed()
 
 
 class PickerButton(ButtonBehavior, BoxLayout):
@@ -223,10 +231,10 @@ class PickerButton(ButtonBehavior, BoxLayout):
             self.picked(self.value)
 
 
-class CardPicker(Popup):
-    """A popup listing cards as large buttons; tapping one answers `on_pick` with its id."""
+class CardPicker(InstantPopup):
+    """A popup listing cards as large buttons; tapping one answers `when_picked` with its id."""
 
-    on_pick = ObjectProperty(None)
+    when_picked = ObjectProperty(None)
     """Called with the chosen id."""
     columns = NumericProperty(3)
     """How many buttons in a row."""
@@ -239,8 +247,8 @@ class CardPicker(Popup):
 
     def _picked(self, value: str) -> None:
         self.dismiss()
-        if self.on_pick:
-            self.on_pick(value)
+        if self.when_picked:
+            self.when_picked(value)
 
 
 def register() -> None:
@@ -255,4 +263,4 @@ def confirm(message: str, confirm_text: str, action: Callable[[], None], ask: bo
     if not ask:
         action()
         return
-    ConfirmPopup(message=message, confirm_text=confirm_text, on_confirm=action).open()
+    ConfirmPopup(message=message, confirm_text=confirm_text, when_confirmed=action).open()

@@ -43,6 +43,11 @@ def prepare(kivy_home: Path) -> None:
     from companion.ui.launch import prepare_kivy
 
     prepare_kivy(kivy_home)
+    from kivy.config import Config
+
+    # Tests advance frames themselves; the clock must not sleep to hold 60 frames a second.
+    Config.set("graphics", "maxfps", "0")
+    Config.set("graphics", "vsync", "0")
 
 
 class Harness:
@@ -106,12 +111,26 @@ class Harness:
         assert widget.get_root_window() is not None, f"{widget} is not on screen"
         assert not widget.disabled, f"{getattr(widget, 'text', widget)!r} is disabled"
         assert widget.opacity > 0, f"{getattr(widget, 'text', widget)!r} is hidden"
+        self.scroll_into_view(widget)
         x, y = widget.to_window(*widget.center)
+        width, height = self.window.size
+        assert 0 <= x <= width and 0 <= y <= height, f"{widget} lies outside the window"
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.frames(1)
         touch.touch_up()
         self.frames(3)
+
+    def scroll_into_view(self, widget: Any) -> None:
+        """Scroll every ScrollView around `widget` so it is visible, as a player would."""
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):
+                parent.scroll_to(widget, padding=0, animate=False)
+                self.frames(2)
+            parent = parent.parent
 
     def tap_id(self, widget_id: str) -> None:
         self.tap(self.widget(widget_id))
@@ -128,8 +147,6 @@ class Harness:
         assert picker is not None, "no picker is open"
         for button in picker.ids.grid.children:
             if button.value == value:
-                picker.ids.grid.parent.scroll_to(button, padding=0, animate=False)
-                self.frames(2)
                 self.tap(button)
                 return
         raise AssertionError(f"{value!r} is not among the picker's choices")

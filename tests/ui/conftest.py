@@ -1,0 +1,33 @@
+"""UI tests share one real Kivy window, opened on Xvfb when the machine has no display.
+
+Kivy reads its environment on first import, so the display and Kivy's settings are prepared
+here, before any test module imports Kivy.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import Harness, ensure_display, prepare
+
+_xvfb = ensure_display()
+prepare(Path(tempfile.mkdtemp(prefix="companion-kivy-")))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _xvfb is not None:
+        _xvfb.terminate()
+
+
+@pytest.fixture
+def ui(tmp_path: Path) -> Iterator[Harness]:
+    """The app on a fresh database, at 800x480, on the home screen."""
+    harness = Harness(tmp_path / "games.db")
+    try:
+        yield harness
+    finally:
+        harness.close()
