@@ -3,7 +3,8 @@
 
     python3 tasks.py run [ARGS...]   set up, then start the companion (ARGS go to `companion`)
     python3 tasks.py test [--quick]  set up, then lint, type-check and run the whole test suite
-    python3 tasks.py bench           set up, then print the model and store benchmarks
+    python3 tasks.py bench           set up, then print the model, store and UI benchmarks
+    python3 tasks.py screenshots     set up, then photograph every screen into screenshots/
     python3 tasks.py setup           only create or refresh the virtual environment
 
 Set-up is idempotent: Debian packages the tests need are installed when missing (as root, or
@@ -24,8 +25,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
 STAMP = VENV / ".installed-from"
-# Debian packages: venv support for the system python. Later issues add Xvfb and Mesa here.
-APT_PACKAGES = ["python3-venv"]
+# Debian packages: venv support for the system python; for the app's window in the UI tests and
+# screenshots a virtual X server (Xvfb) with Mesa's software OpenGL, which Kivy's SDL2 opens.
+APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "libegl1",
+                "libmtdev1"]
 
 
 def say(message: str) -> None:
@@ -111,22 +114,29 @@ def test(args: list[str]) -> int:
 
 def bench(args: list[str]) -> int:
     setup()
-    for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store"):
+    for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store",
+                   "tests.benchmarks.bench_ui"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
         if code != 0:
             return code
     return 0
 
 
+def screenshots(args: list[str]) -> int:
+    setup()
+    return subprocess.call([str(BIN / "python"), "-m", "tests.ui.tour", *(args or ["screenshots"])],
+                           cwd=ROOT)
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("run", "test", "bench", "setup"):
+    if not argv or argv[0] not in ("run", "test", "bench", "setup", "screenshots"):
         print(__doc__)
         return 2
     task, args = argv[0], argv[1:]
     if task == "setup":
         setup()
         return 0
-    return {"run": run, "test": test, "bench": bench}[task](args)
+    return {"run": run, "test": test, "bench": bench, "screenshots": screenshots}[task](args)
 
 
 if __name__ == "__main__":

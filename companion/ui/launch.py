@@ -5,6 +5,7 @@ Kivy reads its environment when first imported, so everything here runs before t
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -29,12 +30,18 @@ def display_available() -> bool:
 def prepare_kivy(kivy_home: Path | None = None, width: int = 800, height: int = 480) -> None:
     """Settings that must be made before Kivy is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    # MIXED: Kivy logs through its own logger but leaves stderr alone, so a traceback shows.
+    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
     if kivy_home is not None:
         kivy_home.mkdir(parents=True, exist_ok=True)
         os.environ.setdefault("KIVY_HOME", str(kivy_home))
     from kivy.config import Config
+    from kivy.logger import Logger, LoggerHistory
+
+    # Kivy's start-up chatter stays out of the terminal; errors (with tracebacks) still show.
+    Logger.setLevel(logging.ERROR)
+    LoggerHistory.clear_history()
 
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")

@@ -160,6 +160,8 @@ def next_action(state: dict[str, Any]) -> Action:
             return Action("reveal", "Name the card turned over")
         return Action("next", "Turn over the card")
     if fear["earned"] and state["step"] == "fear":
+        if fear.get("card"):
+            return Action("resolve_fear", "Done: card resolved")
         return Action("resolve_fear", f"Resolve fear card ({fear['earned']} waiting)")
     return Action("next", "Done")
 
@@ -180,7 +182,7 @@ def table_view(state: dict[str, Any]) -> TableView:
         fear_card = f"{named['name']} (terror level {ROMAN[terror_level]}): {named['effect']}"
     elif named:
         fear_card = named["name"]
-    rituals = bool(state.get("scenario") and state["scenario"].get("id") == "rituals-of-terror")
+    rituals = state.get("scenario") == "rituals-of-terror"
     if terror_level >= 4:
         terror = "Terror level IV"
     else:
@@ -192,8 +194,9 @@ def table_view(state: dict[str, Any]) -> TableView:
         slots=slots,
         deck=f"Deck: {invader['deck_count']} ({stage_counts(invader['deck_stages'])})",
         discard=f"Discard: {len(discard)}{last}",
-        fear_pool=f"Fear pool {fear['pool']} of {fear['pool_size']}, {fear['generated']} generated",
-        fear_earned=f"Fear cards earned, waiting: {fear['earned']} · in the deck: {fear['deck']}",
+        fear_pool=f"Fear: {fear['pool']} of {fear['pool_size']} in the pool, {fear['generated']} "
+                  "generated",
+        fear_earned=f"Fear cards: {fear['earned']} earned and waiting, {fear['deck']} in the deck",
         fear_next_level=_next_level(fear, rituals),
         terror=terror,
         victory=f"Victory: {state['victory_condition']}",

@@ -45,6 +45,9 @@ class HomeScreen(Screen):
     notice = StringProperty("")
     """A line for the players: a damaged database moved aside, …"""
 
+    def on_kv_post(self, *_: Any) -> None:
+        app().bind(game_state=lambda *_: self.refresh())
+
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
 
@@ -207,8 +210,8 @@ class ChecklistScreen(Screen):
                  f"{state['mode']}", f"{state['deck_mode']} deck"]
         if state["adversary"]:
             parts.append(f"{state['adversary']['name']} {state['adversary']['level']}")
-        if state["scenario"]:
-            parts.append(state["scenario"]["name"])
+        if state["scenario_detail"]:
+            parts.append(state["scenario_detail"]["name"])
         parts.append(f"difficulty {state['difficulty']}")
         self.summary = " · ".join(parts)
         rows = self.ids.checklist
@@ -374,7 +377,10 @@ class TableScreen(Screen):
         if kind == "reveal":
             self.pick_invader_card()
         elif kind == "resolve_fear":
-            self.pick_fear_card()
+            if app().game_state["fear"]["card"]:  # already named: resolve that one
+                app().send({"cmd": "resolve_fear"})
+            else:
+                self.pick_fear_card()
         elif kind == "next_blight_card":
             self.pick_blight_card(next_card=True)
         elif kind == "end":
@@ -558,11 +564,14 @@ class HistoryScreen(Screen):
                                   else ""))
         else:
             self.stats_text = "No finished games yet."
-        self.ids.games.data = [_history_row(game) for game in reversed(games)]
+        names = {a["id"]: a["name"] for a in app().catalogue["adversaries"]}
+        names.update({s["id"]: s["name"] for s in app().catalogue["scenarios"]})
+        self.ids.games.data = [_history_row(game, names) for game in reversed(games)]
 
     def delete(self, game_id: int) -> None:
         def go() -> None:
-            app().service_call({"cmd": "delete", "game": game_id})
+            # The screen asked the players already; the service's own confirm flag is for scripts.
+            app().service_call({"cmd": "delete", "game": game_id, "confirm": True})
             self.refresh()
             app().reload_state()
 
@@ -570,11 +579,12 @@ class HistoryScreen(Screen):
                 app().confirm_destructive)
 
 
-def _history_row(game: dict[str, Any]) -> dict[str, Any]:
+def _history_row(game: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    adversary, scenario = game.get("adversary"), game.get("scenario")
     against = ", ".join(filter(None, [
-        f"{game['adversary']} {game.get('adversary_level') or 0}" if game.get("adversary")
+        f"{names.get(adversary, adversary)} {game.get('adversary_level') or 0}" if adversary
         else "",
-        game.get("scenario") or "",
+        names.get(scenario, scenario) if scenario else "",
     ])) or "no adversary"
     result = game.get("result") or game["status"]
     score_text = f" · {game['score']} points" if game.get("score") is not None else ""

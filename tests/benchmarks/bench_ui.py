@@ -30,10 +30,11 @@ How the figures are made:
   next EventLoop.idle() has drawn and swapped the frame. Holding the finger for longer than a
   frame means Kivy's frame cap (maxfps 60) never sleeps inside the timed frame, so the figure is
   work, not waiting for the next frame slot. `app.send` and `app.driver.handle` are wrapped to
-  time the command inside the tap, and the window's on_draw and on_flip are bound to split the
-  frame into clock/layout, drawing and the buffer swap. Under Xvfb the GL is Mesa's software
-  renderer (llvmpipe), where the swap is where the pixels get rasterised: it is printed at the top,
-  and the table redrawn with nothing changed is timed too, as the floor under every tap.
+  time the command inside the tap, the window's on_draw and on_flip are bound to split the
+  frame into clock/layout, drawing and the buffer swap, and a gc callback times the garbage
+  collector (left on, as in the app). Under Xvfb the GL is Mesa's software renderer (llvmpipe),
+  where the swap is where the pixels get rasterised: the renderer is printed at the top, and the
+  table redrawn with nothing changed is timed too, as the floor under every tap.
 """
 
 from __future__ import annotations
@@ -154,6 +155,7 @@ def start_once(kind: str, env: dict[str, str], folder: Path) -> StartRun:
     try:
         assert process.stdout is not None
         stamps: list[int] = []
+        reported = 0
         for line in process.stdout:
             if line.startswith(FIRST_FRAME):
                 reported = time.monotonic_ns()
@@ -258,10 +260,10 @@ class Stopwatch:
 @contextmanager
 def stopwatch_on(harness: Harness) -> Iterator[Stopwatch]:
     watch = Stopwatch()
-    app, window = harness.app, harness.window
+    app, driver, window = harness.app, harness.app.driver, harness.window
     # Instance attributes shadow the methods: kv rules and screens look `send` up on each tap.
-    app.send = watch.wrap(watch.send_ns, app.send)
-    app.driver.handle = watch.wrap(watch.handle_ns, app.driver.handle)
+    app.send = watch.wrap(watch.send_ns, app.send)  # type: ignore[method-assign]
+    driver.handle = watch.wrap(watch.handle_ns, driver.handle)  # type: ignore[method-assign]
     window.bind(on_draw=watch.on_draw, on_flip=watch.on_flip)
     gc.callbacks.append(watch.on_gc)
     try:
@@ -269,7 +271,7 @@ def stopwatch_on(harness: Harness) -> Iterator[Stopwatch]:
     finally:
         gc.callbacks.remove(watch.on_gc)
         window.unbind(on_draw=watch.on_draw, on_flip=watch.on_flip)
-        del app.send, app.driver.handle
+        del app.send, driver.handle
 
 
 def settle(harness: Harness, limit: int = 10) -> None:
@@ -285,6 +287,8 @@ def settle(harness: Harness, limit: int = 10) -> None:
 
 def start_game(harness: Harness) -> None:
     """From the home screen to the table of a new game, as a player does (untimed)."""
+    if harness.app.screens.current == "end":  # a game has just ended
+        harness.tap_id("home")
     harness.tap_id("new_game")
     harness.tap_id("start")
     harness.tap_id("ready")
@@ -349,7 +353,6 @@ def play(harness: Harness, watch: Stopwatch, rounds: int) -> Iterator[Tap]:
     for _ in range(rounds):
         for button in ("done", "fear_one"):
             if app.screens.current != "table":  # the game ended: a new one, as players do
-                harness.tap_id("home")
                 start_game(harness)
             kind = "+1 fear"
             if button == "done":
@@ -357,13 +360,8 @@ def play(harness: Harness, watch: Stopwatch, rounds: int) -> Iterator[Tap]:
                 kind = {"next": "Done", "resolve_fear": "Done, opens the fear-card picker"}.get(
                     action, f"Done ({action})")
             tap = timed_tap(harness, watch, harness.widget(button), kind)
-            picker = harness.popup()
-            if picker is not None:
-                # The fear-card picker: send what "Resolve without naming it" sends. (Tapping
-                # it would not do: CardPicker(on_pick=...) binds an event instead of setting
-                # the property, so the choice is never sent.)
-                picker.dismiss(animation=False)
-                app.send({"cmd": "resolve_fear"})
+            if harness.popup() is not None:  # the fear-card picker
+                harness.pick("")  # "Resolve without naming it"
             settle(harness)
             yield tap
 
@@ -379,7 +377,6 @@ def time_taps(rounds: int, warm_up: int, folder: Path) -> tuple[list[Tap], str]:
                 pass
             taps = list(play(harness, watch, rounds))
             if harness.app.screens.current != "table":
-                harness.tap_id("home")
                 start_game(harness)
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]

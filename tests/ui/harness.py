@@ -127,7 +127,10 @@ class Harness:
 
         parent = widget.parent
         while parent is not None and parent is not parent.parent:
-            if isinstance(parent, ScrollView):
+            trigger = getattr(parent._viewport, "_trigger_layout", None) \
+                if isinstance(parent, ScrollView) else None
+            # A RecycleView lays out its rows itself and has nothing to scroll to here.
+            if isinstance(parent, ScrollView) and hasattr(trigger, "is_triggered"):
                 parent.scroll_to(widget, padding=0, animate=False)
                 self.frames(2)
             parent = parent.parent
@@ -160,6 +163,11 @@ class Harness:
                   modifiers: list[str] | None = None) -> None:
         self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or [])
         self.frames(2)
+
+    def service_status(self) -> str:
+        """The stored status (active, finished, abandoned) of the newest game."""
+        games = self.app.service.store.games()
+        return str(max(games, key=lambda game: game["id"])["status"])
 
     @property
     def state(self) -> dict[str, Any]:

@@ -36,8 +36,8 @@ def assert_table_shows_state(ui: Harness) -> None:
                         or ("-",))
         assert shown == wanted, slot
     fear = state["fear"]
-    assert f"Fear pool {fear['pool']} of {fear['pool_size']}" in ids.fear_counts.text
-    assert f"waiting: {fear['earned']}" in ids.fear_counts.text
+    assert f"Fear: {fear['pool']} of {fear['pool_size']} in the pool" in ids.fear_counts.text
+    assert f"{fear['earned']} earned and waiting" in ids.fear_counts.text
     blight = state["blight"]
     assert f"On the card: {blight['on_card']}" in ids.blight_text.text
     assert f"On the island: {blight['on_island']}" in ids.blight_text.text

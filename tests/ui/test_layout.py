@@ -1,0 +1,98 @@
+"""Every screen at every supported size: no text spills out of its box, no target is too small.
+
+A label fails when its wrapped text is taller than its box, or when a one-line label had to cut
+its text short. A button (anything tappable) fails when it is narrower or lower than 48 px.
+Kivy's own settings panel is left out: its look is Kivy's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Harness
+from .tour import SIZES, stops
+
+pytestmark = pytest.mark.ui
+
+MIN_TARGET = 48
+
+
+def visible_widgets(root: Any) -> Iterator[Any]:
+    if root.opacity == 0 or root.width < 1 or root.height < 1:
+        return
+    if type(root).__module__.startswith("kivy.uix.settings"):
+        return
+    yield root
+    for child in root.children:
+        yield from visible_widgets(child)
+
+
+def natural_width(label: Any, line: str) -> float:
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(text=line, font_size=label.font_size, bold=label.bold,
+                     font_name=label.font_name)
+    core.refresh()
+    return float(core.texture.size[0])
+
+
+def label_problem(label: Any) -> str | None:
+    from companion.ui.widgets import FitLabel
+
+    if not label.text.strip():
+        return None
+    if isinstance(label, FitLabel):
+        if not label.fits():
+            return f"needs {label.needed_height:.0f} px of {label.height:.0f}"
+        return None
+    label.texture_update()
+    width = (label.text_size[0] if label.text_size[0] else label.width) - 2 * label.padding[0]
+    if label.shorten or not label.text_size[0]:
+        for line in label.text.split("\n"):
+            needed = natural_width(label, line)
+            if needed > width + 1:
+                return f"{line!r} needs {needed:.0f} px of {width:.0f}"
+    if label.texture_size[1] > label.height + 1:
+        return f"needs {label.texture_size[1]:.0f} px high of {label.height:.0f}"
+    return None
+
+
+def layout_problems(ui: Harness) -> list[str]:
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+
+    problems = []
+    for root in ui.window.children:
+        for widget in visible_widgets(root):
+            name = f"{type(widget).__name__} {getattr(widget, 'text', '')!r}"[:80]
+            if isinstance(widget, Label):
+                problem = label_problem(widget)
+                if problem:
+                    problems.append(f"{name}: {problem}")
+            if isinstance(widget, ButtonBehavior) and not widget.disabled:
+                if widget.width < MIN_TARGET or widget.height < MIN_TARGET:
+                    problems.append(f"{name}: a {widget.width:.0f}x{widget.height:.0f} target")
+    return problems
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_screen_fits_its_text_and_targets(size: str, tmp_path: Path) -> None:
+    ui = Harness(tmp_path / "games.db", SIZES[size])
+    failures: dict[str, list[str]] = {}
+    seen = []
+    try:
+        for stop in stops(ui):
+            ui.frames(3)
+            seen.append(stop)
+            problems = layout_problems(ui)
+            if problems:
+                failures[stop] = problems
+    finally:
+        ui.close()
+    assert {"home", "new-game", "checklist", "table", "end", "history"} <= set(seen)
+    assert not failures, "\n".join(f"{stop} at {size}: {p}" for stop, problems in
+                                    failures.items() for p in problems)

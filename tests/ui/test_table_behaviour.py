@@ -1,0 +1,183 @@
+"""What players expect of the table screen beyond the rules: undo, shortcuts, confirmations,
+banners that wait for them, settings that apply at once, a game that survives a restart."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.ui.theme import THEMES, rgba
+
+from .harness import Harness
+from .test_whole_games_ui import assert_table_shows_state
+
+pytestmark = pytest.mark.ui
+
+SPACE, ENTER = 32, 13
+
+
+def start(ui: Harness, **choices: object) -> None:
+    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 11, **choices})
+    ui.app.show("table")
+    ui.frames(3)
+
+
+def test_space_and_enter_finish_the_step_and_f_adds_fear(ui: Harness) -> None:
+    start(ui)
+    assert ui.state["step"] == "initial_explore"
+    ui.press_key(SPACE, " ")
+    assert ui.state["step"] == "growth"
+    ui.press_key(ENTER)
+    assert ui.state["step"] == "gain_energy"
+    ui.press_key(ord("f"), "f")
+    assert ui.state["fear"]["generated"] == 1
+    assert_table_shows_state(ui)
+
+
+def test_ctrl_z_and_ctrl_y_and_the_buttons_undo_and_redo(ui: Harness) -> None:
+    start(ui)
+    ui.tap_id("city")
+    assert ui.state["fear"]["generated"] == 2
+    ui.press_key(ord("z"), "z", ["ctrl"])
+    assert ui.state["fear"]["generated"] == 0
+    assert not ui.widget("redo").disabled
+    ui.press_key(ord("y"), "y", ["ctrl"])
+    assert ui.state["fear"]["generated"] == 2
+    ui.tap_id("undo")
+    assert ui.state["fear"]["generated"] == 0
+    ui.tap_id("redo")
+    assert ui.state["fear"]["generated"] == 2
+    assert_table_shows_state(ui)
+
+
+def test_a_refused_tap_says_why_and_changes_nothing(ui: Harness) -> None:
+    start(ui)
+    before = ui.state
+    for _ in range(before["blight"]["on_island"]):
+        ui.tap_id("blight_heal")
+    healed = ui.state
+    assert healed["blight"]["on_island"] == 0
+    ui.tap_id("blight_heal")
+    assert ui.app.notice.startswith("Not done: ")
+    assert ui.state == healed
+    ui.tap(ui.app.root.ids.notice)
+    assert ui.app.notice == ""
+
+
+def test_a_banner_stays_until_dismissed_or_the_step_changes(ui: Harness) -> None:
+    start(ui)
+    ui.tap_id("done")  # initial explore done: growth
+    for _ in range(4):
+        ui.tap_id("city")
+    assert "Fear card earned" in ui.widget("banner_text").text
+    ui.tap_id("city")  # the banner stays while players go on moving pieces
+    assert "Fear card earned" in ui.widget("banner_text").text
+    ui.tap_id("banner_ok")
+    assert ui.screen.banner == "" and ui.widget("banner").height == 0
+    for _ in range(4):
+        ui.tap_id("city")
+    assert ui.screen.banner
+    ui.tap_id("done")
+    assert ui.screen.banner == ""
+
+
+def test_abandoning_asks_first_and_cancel_keeps_the_game(ui: Harness) -> None:
+    start(ui)
+    ui.tap_id("menu")
+    ui.tap(_button(ui, "Abandon this game"))
+    assert "Abandon this game?" in ui.popup().message
+    ui.tap(_button(ui, "Cancel"))
+    assert ui.service_status() == "active"
+    ui.tap(_button(ui, "Abandon this game"))  # the menu is still open
+    ui.tap(_button(ui, "Abandon"))
+    assert ui.screen.name == "home"
+    assert ui.service_status() == "abandoned"
+    assert ui.widget("resume").disabled
+
+
+def test_declaring_defeat_asks_first_then_the_end_screen_scores(ui: Harness) -> None:
+    start(ui)
+    ui.tap_id("menu")
+    ui.tap(_button(ui, "We lost: a Spirit is destroyed"))
+    assert ui.popup() is not None and ui.state["outcome"] is None
+    ui.tap(_button(ui, "We lost"))
+    assert ui.screen.name == "end"
+    assert ui.state["outcome"]["result"] == "defeat"
+    ui.tap_id("back_to_game")
+    assert ui.screen.name == "table" and ui.state["outcome"] is None
+
+
+def test_a_restart_comes_back_to_the_same_step(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    first = Harness(db)
+    try:
+        start(first)
+        for _ in range(3):
+            first.tap_id("done")
+        first.tap_id("fear_one")
+        where = first.state
+    finally:
+        first.close()
+    again = Harness(db)
+    try:
+        assert "Resume game: round 1" in again.widget("resume").text
+        again.tap_id("resume")
+        assert again.screen.name == "table"
+        assert again.state == where
+        assert_table_shows_state(again)
+    finally:
+        again.close()
+
+
+def test_settings_change_theme_text_size_and_timer_at_once(ui: Harness) -> None:
+    start(ui)
+    config = ui.app.config
+    for key, value in (("theme", "night"), ("text_size", "large"), ("spirit_timer", "1"),
+                       ("spirit_timer_limit", "2")):
+        config.set("companion", key, value)
+        ui.app.on_config_change(config, "companion", key, value)
+    ui.tap_id("done")  # into the Spirit phase
+    ui.frames(2)
+    assert ui.app.colours["background"] == rgba(THEMES["night"]["background"])
+    assert ui.app.text_scale == 1.2
+    assert ui.widget("timer").text.startswith("Spirit phase 0:0")
+    assert ui.widget("timer").text.endswith("of 2:00")
+
+
+def test_deleting_a_game_from_the_history_asks_first(ui: Harness) -> None:
+    start(ui)
+    assert ui.app.send({"cmd": "declare", "result": "victory"})
+    ui.app.show("history")
+    ui.frames(3)
+    assert len(ui.widget("games").data) == 1
+    ui.tap(_button(ui, "Delete"))
+    ui.tap(_button(ui, "Delete", in_popup=True))
+    assert ui.widget("games").data == []
+    assert ui.app.notice == ""
+
+
+def test_without_a_display_the_app_says_so_in_one_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY",
+                                                              "SDL_VIDEODRIVER")}
+    done = subprocess.run([sys.executable, "-m", "companion", "--db", str(tmp_path / "g.db")],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no display" in lines[0] and "companion script" in lines[0]
+
+
+def _button(ui: Harness, text: str, in_popup: bool = False) -> object:
+    from kivy.uix.behaviors import ButtonBehavior
+
+    roots = [ui.popup()] if in_popup else list(ui.window.children)
+    for root in roots:
+        for widget in root.walk():
+            if isinstance(widget, ButtonBehavior) and getattr(widget, "text", "") == text \
+                    and widget.get_root_window() is not None:
+                return widget
+    raise AssertionError(f"no button {text!r} on screen")

@@ -1,0 +1,141 @@
+"""A walk through every screen and popup of the app, in the states that fill them most.
+
+The layout test checks each stop at every supported size; `python3 tasks.py screenshots`
+photographs each stop at 800x480 and 720x1280.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from .harness import Harness
+
+SIZES = {
+    "800x480": (800, 480),
+    "1024x600": (1024, 600),
+    "1280x720": (1280, 720),
+    "720x1280": (720, 1280),
+}
+SCREENSHOT_SIZES = ("800x480", "720x1280")
+
+# England 6 fills the board (High Immigration) and the reminders; a scenario adds its own.
+BUSY_GAME = {"cmd": "new_game", "players": 4, "deck": "physical", "adversary": "england",
+             "level": 6, "scenario": "blitz", "events": True, "seed": 7}
+
+
+def stops(ui: Harness) -> Iterator[str]:
+    """Bring the app to each stop in turn and yield its name."""
+    app = ui.app
+    yield "home"
+    ui.tap_id("new_game")
+    screen = ui.screen
+    screen.adversary, screen.level = "Kingdom of England", "6"
+    screen.scenario = "Second Wave"
+    ui.frames(3)
+    yield "new-game"
+    assert app.send(BUSY_GAME)
+    app.show("checklist")
+    ui.frames(3)
+    yield "checklist"
+    app.show("table")
+    ui.frames(3)
+    assert ui.popup() is not None  # the physical deck's picker opens by itself
+    yield "picker-invader"
+    ui.popup().dismiss()
+    ui.frames(2)
+    _play_to(ui, "ravage", round_number=3)
+    app.send({"cmd": "destroy", "piece": "city"})
+    for _ in range(2):
+        app.send({"cmd": "blight"})
+    ui.frames(3)
+    yield "table"
+    _play_to(ui, "fear", round_number=4, fear_per_round=16)
+    app.send({"cmd": "fear_card", "card": "dahan-enheartened"})
+    ui.frames(3)
+    yield "table-fear"
+    ui.screen.pick_fear_card()
+    ui.frames(3)
+    yield "picker-fear"
+    ui.popup().dismiss()
+    ui.screen.open_menu()
+    ui.frames(3)
+    yield "menu"
+    ui.popup().declare("defeat", "spirit_destroyed")
+    ui.frames(3)
+    yield "confirm"
+    ui.popup().confirm()
+    ui.frames(4)
+    yield "end"
+    ui.tap_id("save")
+    ui.tap_id("home")
+    yield "home-after-game"
+    ui.tap_id("history")
+    yield "history"
+    app.open_settings()
+    ui.frames(4)
+    yield "settings"
+    app.close_settings()
+    ui.frames(2)
+
+
+def _play_to(ui: Harness, step: str, round_number: int, fear_per_round: int = 0) -> None:
+    """Send commands (not taps: the walk is about looks) until the game reaches `step`."""
+    app = ui.app
+    fear_round = 0
+    for _ in range(200):
+        state = app.game_state
+        if state["round"] >= round_number and state["step"] == step:
+            return
+        if fear_per_round and state["phase"] == "spirit" and state["round"] != fear_round:
+            fear_round = state["round"]
+            app.send({"cmd": "fear", "amount": fear_per_round})
+        if state["invader"]["awaiting_reveal"]:
+            app.send({"cmd": "reveal", "card": state["invader"]["candidates"][0]})
+        elif state["fear"]["earned"] and state["step"] == "fear":
+            app.send({"cmd": "resolve_fear"})
+        else:
+            assert app.send({"cmd": "next"}), app.notice
+        while ui.popup() is not None:
+            ui.popup().dismiss()
+            ui.frames(1)
+        ui.frames(1)
+    raise AssertionError(f"never reached {step} in round {round_number}")
+
+
+def take_screenshots(folder: Path) -> list[Path]:
+    """Photograph every stop at the screenshot sizes; returns the files written."""
+    import tempfile
+
+    written: list[Path] = []
+    for size_name in SCREENSHOT_SIZES:
+        with tempfile.TemporaryDirectory() as data:
+            harness = Harness(Path(data) / "games.db", SIZES[size_name])
+            try:
+                for stop in stops(harness):
+                    written.append(harness.screenshot(folder / f"{stop}-{size_name}.png"))
+            finally:
+                harness.close()
+    return written
+
+
+def main(argv: list[str]) -> int:
+    import tempfile
+
+    from .harness import ensure_display, prepare
+
+    folder = Path(argv[0]) if argv else Path("screenshots")
+    xvfb = ensure_display()
+    prepare(Path(tempfile.mkdtemp(prefix="companion-kivy-")))
+    try:
+        for path in take_screenshots(folder):
+            print(path)
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
