@@ -49,7 +49,7 @@ class ScriptDriver:
         except Refused as refusal:
             return self._refusal(str(refusal))
         except Exception:  # a bug must not cost the game: the session is unchanged
-            log.exception("command failed: %s", line.strip())
+            log.exception("command failed: %r", data)
             return self._refusal("internal error: the command was not carried out")
         return {"ok": True, "events": [event.to_dict() for event in reply.events],
                 **reply.extra, "state": self.state()}

@@ -1,1 +1,1 @@
-"""The touchscreen app: Kivy screens over the game service. Nothing below this package imports it."""
+"""The touchscreen app: Kivy screens over the game service; nothing outside it imports it."""

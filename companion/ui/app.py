@@ -104,7 +104,7 @@ class CompanionApp(App):
 
     def get_application_config(self, defaultpath: str = "%(appdir)s/%(appname)s.ini") -> str:
         if self._config_dir is None:
-            return super().get_application_config(defaultpath)
+            return str(super().get_application_config(defaultpath))
         return str(self._config_dir / "companion.ini")
 
     def build_config(self, config: Any) -> None:

@@ -183,10 +183,7 @@ def table_view(state: dict[str, Any]) -> TableView:
     elif named:
         fear_card = named["name"]
     rituals = state.get("scenario") == "rituals-of-terror"
-    if terror_level >= 4:
-        terror = "Terror level IV"
-    else:
-        terror = f"Terror level {ROMAN[terror_level]}"
+    terror = f"Terror level {ROMAN.get(terror_level, 'IV')}"
     return TableView(
         title=step_title(state),
         prompt=state.get("prompt") or "",

@@ -27,7 +27,7 @@ from ..model.game import score
 from . import presenter
 from .presenter import ROMAN, TableView
 from .theme import TERRAIN_COLOURS, rgba, text_colour_on
-from .widgets import CardPicker, InstantPopup, confirm
+from .widgets import CardPicker, InstantPopup, ask_then
 
 NONE_CHOICE = "None"
 RANDOM_BLIGHT = "Random (base game)"
@@ -173,7 +173,7 @@ class NewGameScreen(Screen):
                 app().show("checklist")
 
         if state and state["phase"] != "over":
-            confirm("A game is still unfinished. Abandon it and start a new one?",
+            ask_then("A game is still unfinished. Abandon it and start a new one?",
                     "Abandon and start", begin, app().confirm_destructive)
         else:
             begin()
@@ -294,6 +294,7 @@ class TableScreen(Screen):
         self._step: tuple[Any, ...] | None = None
         self._spirit_started: float | None = None
         self._auto_picker: tuple[Any, ...] | None = None
+        self._fear_picker: CardPicker | None = None
         self._ticker = Clock.schedule_interval(self._tick, 1)
 
     def stop_timer(self) -> None:
@@ -405,18 +406,18 @@ class TableScreen(Screen):
         state = app().game_state
         if not state or not state["fear"]["earned"]:
             return
-        seen = set(state["fear"]["seen"])
-        choices = [{"value": "", "text": "Resolve without naming it",
-                    "detail": "the app only counts it", "highlight": True}]
-        for expansion, cards in app().catalogue["fear_cards"].items():
-            name = app().catalogue["expansions"].get(expansion, expansion)
-            choices += [{"value": card["id"], "text": card["name"], "detail": name}
-                        for card in cards if card["id"] not in seen]
-        picker = CardPicker(title="Which fear card did you turn over?",
-                            when_picked=self._resolve_fear)
-        picker.columns = 3
-        picker.fill(choices)
-        picker.open()
+        if self._fear_picker is None:  # fifty buttons: built once, not on every fear step
+            choices = [{"value": "", "text": "Resolve without naming it",
+                        "detail": "the app only counts it", "highlight": True}]
+            for expansion, cards in app().catalogue["fear_cards"].items():
+                name = app().catalogue["expansions"].get(expansion, expansion)
+                choices += [{"value": card["id"], "text": card["name"], "detail": name}
+                            for card in cards]
+            self._fear_picker = CardPicker(title="Which fear card did you turn over?",
+                                           when_picked=self._resolve_fear)
+            self._fear_picker.fill(choices)
+        self._fear_picker.offer(set(state["fear"]["seen"]))
+        self._fear_picker.open()
 
     def _resolve_fear(self, card: str) -> None:
         command: dict[str, Any] = {"cmd": "resolve_fear"}
@@ -453,7 +454,7 @@ class GameMenu(InstantPopup):
                 app().show("end")
 
         if result == "defeat":
-            confirm("Declare the game lost? (Undo can take it back.)", "We lost", go,
+            ask_then("Declare the game lost? (Undo can take it back.)", "We lost", go,
                     app().confirm_destructive)
         else:
             go()
@@ -465,7 +466,7 @@ class GameMenu(InstantPopup):
             app().reload_state()
             app().show("home")
 
-        confirm("Abandon this game? It stays in the list of games but cannot be resumed.",
+        ask_then("Abandon this game? It stays in the list of games but cannot be resumed.",
                 "Abandon", go, app().confirm_destructive)
 
     def go_home(self) -> None:
@@ -575,7 +576,7 @@ class HistoryScreen(Screen):
             self.refresh()
             app().reload_state()
 
-        confirm(f"Delete game {game_id} from the history for good?", "Delete", go,
+        ask_then(f"Delete game {game_id} from the history for good?", "Delete", go,
                 app().confirm_destructive)
 
 

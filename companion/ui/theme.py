@@ -30,7 +30,7 @@ THEMES: dict[str, dict[str, str]] = {
         "banner_text": "#1A1A1A",
         "danger": "#B3261E",
         "danger_text": "#FFFFFF",
-        "disabled_text": "#9AA3AD",
+        "disabled_text": "#B4BCC4",
     },
     "light": {
         "background": "#F4F1EA",
@@ -45,7 +45,7 @@ THEMES: dict[str, dict[str, str]] = {
         "banner_text": "#FFFFFF",
         "danger": "#A4231B",
         "danger_text": "#FFFFFF",
-        "disabled_text": "#5C636B",
+        "disabled_text": "#555B63",
     },
     # Night: dim red on black, so eyes used to a dark room are not dazzled.
     "night": {
@@ -61,7 +61,7 @@ THEMES: dict[str, dict[str, str]] = {
         "banner_text": "#FFD9D1",
         "danger": "#4A0E0A",
         "danger_text": "#FFB4A6",
-        "disabled_text": "#B05446",
+        "disabled_text": "#D2705F",
     },
 }
 

@@ -62,7 +62,7 @@ class FitLabel(Label):
         self.text_size = (width, max(room, 1))
 
     def fits(self) -> bool:
-        return self.needed_height <= self.height + 1
+        return bool(self.needed_height <= self.height + 1)
 
 
 class TerrainChip(Label):
@@ -193,57 +193,17 @@ class CardPicker(InstantPopup):
     def fill(self, choices: Sequence[dict[str, Any]]) -> None:
         grid = self.ids.grid
         grid.clear_widgets()
-        for choice in choices:
-            grid.add_widget(PickerButton(picked=self._picked, **choice))
+        self._buttons = [PickerButton(picked=self._picked, **choice) for choice in choices]
+        for button in self._buttons:
+            grid.add_widget(button)
 
-    def _picked(self, value: str) -> None:
-        self.dismiss()
-        if self.when_picked:
-            self.when_picked(value)
-
-
-def confirm(self) -> None:
-        self.dismiss()
-        if self.when_confirmed:
-            self.when_confirmed()
-
-
-class PickerButton(ButtonBehavior, BoxLayout):
-    """One choice in a card picker: the card's colour band and its name, large."""
-
-    value = StringProperty("")
-    """The id sent when it is chosen."""
-    text = StringProperty("")
-    """The card's name."""
-    detail = StringProperty("")
-    """A second line: stage, expansion."""
-    background = ListProperty([0.3, 0.3, 0.3, 1])
-    """The first terrain's colour (or a neutral one)."""
-    text_colour = ListProperty([1, 1, 1, 1])
-    """A colour that reads on the background."""
-    picked = ObjectProperty(None)
-    """Called with `value` when tapped."""
-    highlight = BooleanProperty(False)
-    """Drawn with a frame, for the likeliest choice."""
-
-    def on_release(self) -> None:
-        if self.picked:
-            self.picked(self.value)
-
-
-class CardPicker(InstantPopup):
-    """A popup listing cards as large buttons; tapping one answers `when_picked` with its id."""
-
-    when_picked = ObjectProperty(None)
-    """Called with the chosen id."""
-    columns = NumericProperty(3)
-    """How many buttons in a row."""
-
-    def fill(self, choices: Sequence[dict[str, Any]]) -> None:
+    def offer(self, left_out: set[str]) -> None:
+        """Show every choice but those in `left_out` (cards already used), in the first order."""
         grid = self.ids.grid
         grid.clear_widgets()
-        for choice in choices:
-            grid.add_widget(PickerButton(picked=self._picked, **choice))
+        for button in self._buttons:
+            if button.value not in left_out:
+                grid.add_widget(button)
 
     def _picked(self, value: str) -> None:
         self.dismiss()
@@ -251,14 +211,7 @@ class CardPicker(InstantPopup):
             self.when_picked(value)
 
 
-def register() -> None:
-    """Make the widget classes known to kv files by name."""
-    for cls in (FitLabel, TerrainChip, CardTile, SlotColumn, Stepper, ConfirmPopup,
-                PickerButton, CardPicker):
-        Factory.register(cls.__name__, cls=cls)
-
-
-def confirm(message: str, confirm_text: str, action: Callable[[], None], ask: bool) -> None:
+def ask_then(message: str, confirm_text: str, action: Callable[[], None], ask: bool) -> None:
     """Run `action` after a confirmation, or at once when the player turned confirmations off."""
     if not ask:
         action()

@@ -73,9 +73,9 @@ def layout_problems(ui: Harness) -> list[str]:
                 problem = label_problem(widget)
                 if problem:
                     problems.append(f"{name}: {problem}")
-            if isinstance(widget, ButtonBehavior) and not widget.disabled:
-                if widget.width < MIN_TARGET or widget.height < MIN_TARGET:
-                    problems.append(f"{name}: a {widget.width:.0f}x{widget.height:.0f} target")
+            if isinstance(widget, ButtonBehavior) and not widget.disabled and (
+                    widget.width < MIN_TARGET or widget.height < MIN_TARGET):
+                problems.append(f"{name}: a {widget.width:.0f}x{widget.height:.0f} target")
     return problems
 
 

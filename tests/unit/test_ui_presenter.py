@@ -1,0 +1,76 @@
+"""The table screen's words and colours, worked out without a window."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.ui import presenter
+from companion.ui.theme import (
+    AA_NORMAL_TEXT,
+    TERRAIN_COLOURS,
+    TEXT_PAIRS,
+    THEMES,
+    contrast_ratio,
+    text_colour_on,
+)
+from tests.table_player import Table
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_every_text_colour_passes_wcag_aa_on_its_background(theme: str) -> None:
+    colours = THEMES[theme]
+    for text, background in TEXT_PAIRS:
+        assert contrast_ratio(colours[text], colours[background]) >= AA_NORMAL_TEXT, \
+            (theme, text, background)
+
+
+@pytest.mark.parametrize("terrain", list(TERRAIN_COLOURS))
+def test_terrain_names_are_readable_on_their_colour(terrain: str) -> None:
+    colour = TERRAIN_COLOURS[terrain]
+    assert contrast_ratio(text_colour_on(colour), colour) >= AA_NORMAL_TEXT
+
+
+def test_contrast_ratio_matches_the_wcag_extremes() -> None:
+    assert contrast_ratio("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast_ratio("#777777", "#777777") == pytest.approx(1.0)
+
+
+def test_the_board_shows_each_card_with_its_terrains_by_name() -> None:
+    table = Table(players=2, seed=3)
+    table.do("next")
+    view = presenter.table_view(table.state)
+    (card,) = view.slots["build"]
+    assert card.stage == "Stage I"
+    assert [chip.name for chip in card.terrains] == [card.name]
+    assert "high_immigration" not in view.slots
+
+
+def test_england_three_adds_the_high_immigration_space() -> None:
+    table = Table(players=2, adversary="england", level=3, seed=3)
+    view = presenter.table_view(table.state)
+    assert view.slots["high_immigration"] == ()
+    assert any(line.startswith("Also lose: Proud and Mighty Capital") for line in
+               view.loss_conditions)
+
+
+def test_the_big_button_asks_for_what_the_step_still_needs() -> None:
+    physical = Table(players=2, deck="physical", seed=3)
+    assert presenter.table_view(physical.state).action.kind == "reveal"
+    virtual = Table(players=2, seed=3)
+    assert presenter.table_view(virtual.state).action == presenter.Action("next", "Done")
+
+
+def test_announcements_name_the_fear_card_and_the_new_terror_level() -> None:
+    events = [{"type": "fear_card_earned", "number": 3, "waiting": 1, "deck_left": 6},
+              {"type": "terror_level_raised", "terror_level": 2,
+               "victory_condition": "no towns and no cities remain on the island"},
+              {"type": "fear_generated", "amount": 1}]
+    lines = presenter.announcements(events, None)
+    assert lines == ["Fear card earned! 1 waiting for the Fear step.",
+                     "Terror rises to level II: now you win when no towns and no cities "
+                     "remain on the island."]
+
+
+def test_deck_counts_are_grouped_by_stage() -> None:
+    assert presenter.stage_counts([1, 1, 2, 3, 3, 3]) == "I×2, II×1, III×3"
+    assert presenter.stage_counts([]) == "empty"
