@@ -7,7 +7,7 @@ the touchscreen and a script see the same game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..model.cards import ALL_CARDS, TERRAIN_NAMES
@@ -126,8 +126,6 @@ class TableView:
     rituals: bool
     over: bool
     difficulty: str
-    header_detail: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def stage_counts(stages: list[int]) -> str:

@@ -383,7 +383,7 @@ class TableScreen(Screen):
             else:
                 self.pick_fear_card()
         elif kind == "next_blight_card":
-            self.pick_blight_card(next_card=True)
+            self.pick_blight_card()
         elif kind == "end":
             app().show("end")
         else:
@@ -425,7 +425,8 @@ class TableScreen(Screen):
             command["card"] = card
         app().send(command)
 
-    def pick_blight_card(self, next_card: bool = False) -> None:
+    def pick_blight_card(self) -> None:
+        """The Still-Healthy card ran out: name the blight card drawn to replace it."""
         choices = [{"value": card["id"], "text": card["name"],
                     "detail": app().catalogue["expansions"].get(expansion, expansion)}
                    for expansion, cards in app().catalogue["blight_cards"].items()
