@@ -43,7 +43,6 @@ import argparse
 import gc
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -57,6 +56,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from tests.benchmarks.bench_model import machine as model_machine
 from tests.ui.harness import Harness, ensure_display, prepare, running_app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -427,14 +427,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def machine() -> dict[str, Any]:
-    return {
-        "processor": platform.processor() or "unknown",
-        "machine": platform.machine(),
-        "platform": platform.platform(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "cpu_count": os.cpu_count(),
-        "kivy": version("kivy"),
-    }
+    return {**model_machine(), "kivy": version("kivy")}
 
 
 def main(argv: list[str] | None = None) -> int:
