@@ -205,11 +205,7 @@ def _setup_from(command: c.NewGame) -> Setup:
         raise Refused(str(error)) from None
     if command.event_deck is not None and not command.events:
         raise Refused("event_deck counts the event cards; it needs events: true")
-    difficulty = (
-        (level.difficulty if level else 0)
-        + _scenario_difficulty(command, scenario)
-        + (THEMATIC_MAP_DIFFICULTY if command.thematic else 0)
-    )
+    difficulty = setup_difficulty(command)
     return Setup(
         players=command.players,
         mode=command.mode,
@@ -265,6 +261,19 @@ def _scenario(command: c.NewGame) -> Scenario | None:
         raise Refused(f"unknown scenario {command.scenario!r}; scenarios: "
                       f"{', '.join(SCENARIOS)}")
     return scenario
+
+
+def setup_difficulty(command: c.NewGame) -> int:
+    """The difficulty of a game set up this way: adversary level, scenario, thematic map.
+
+    Refused like `new_game` when a choice is not valid; the setup screen shows it live.
+    """
+    level = _adversary_level(command)
+    return (
+        (level.difficulty if level else 0)
+        + _scenario_difficulty(command, _scenario(command))
+        + (THEMATIC_MAP_DIFFICULTY if command.thematic else 0)
+    )
 
 
 def _scenario_difficulty(command: c.NewGame, scenario: Scenario | None) -> int:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import (
@@ -175,13 +174,13 @@ class CompanionApp(App):
             log.info("refused %s: %s", command, answer["error"])
             return False
         self.notice = ""
+        was_over = self.game_state.get("phase") == "over"
         self.game_state = answer["state"] or {}
         table = self.screens.get_screen("table")
         table.refresh(self.game_state, answer["events"])
-        if self.game_state.get("phase") == "over" and self.screens.current == "table" \
-                and command["cmd"] in ("next", "fear", "destroy", "blight", "reveal",
-                                       "resolve_fear", "ritual"):
-            Clock.schedule_once(lambda *_: self.show("end"), 0)
+        if not was_over and self.game_state.get("phase") == "over" \
+                and self.screens.current == "table":
+            self.show("end")
         return True
 
     def service_call(self, command: dict[str, Any]) -> dict[str, Any]:

@@ -124,8 +124,6 @@ class TableView:
     can_reveal: bool
     can_resolve_fear: bool
     rituals: bool
-    over: bool
-    difficulty: str
 
 
 def stage_counts(stages: list[int]) -> str:
@@ -207,8 +205,6 @@ def table_view(state: dict[str, Any]) -> TableView:
         can_reveal=bool(invader["awaiting_reveal"]) and state["deck_mode"] == "physical",
         can_resolve_fear=bool(fear["earned"]) and state["step"] == "fear",
         rituals=rituals,
-        over=state["phase"] == "over",
-        difficulty=f"Difficulty {state['difficulty']}",
     )
 
 

@@ -22,12 +22,12 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from ..model.cards import ALL_CARDS, TERRAIN_NAMES
-from ..model.game import score
+from ..model.commands import NewGame, parse_command
+from ..model.game import score, setup_difficulty
 from . import presenter
 from .presenter import ROMAN, TableView
-from .theme import TERRAIN_COLOURS, rgba, text_colour_on
-from .widgets import CardPicker, InstantPopup, ask_then
+from .theme import rgba, text_colour_on
+from .widgets import NEUTRAL_CARD, CardPicker, InstantPopup, ask_then
 
 NONE_CHOICE = "None"
 RANDOM_BLIGHT = "Random (base game)"
@@ -135,15 +135,9 @@ class NewGameScreen(Screen):
         self.difficulty_text = f"Difficulty {self.difficulty()}"
 
     def difficulty(self) -> int:
-        total = 0
-        adversary = self._adversaries.get(self.adversary)
-        if adversary:
-            total += adversary["levels"][int(self.level)]["difficulty"]
-        scenario = self._scenarios.get(self.scenario)
-        if scenario:
-            total += int(self.scenario_difficulty) if self.scenario_difficulties \
-                else scenario["difficulty"]
-        return total + (3 if self.thematic else 0)
+        command = parse_command(self.command())
+        assert isinstance(command, NewGame)
+        return setup_difficulty(command)
 
     def command(self) -> dict[str, Any]:
         command: dict[str, Any] = {"cmd": "new_game", "players": int(self.players),
@@ -185,15 +179,13 @@ class ChecklistRow(ButtonBehavior, Label):
     """One setup instruction; a tap ticks it (the ticks help the table, the game does not
     depend on them)."""
 
-    index = NumericProperty(0)
-    """Its place in the checklist."""
     done = BooleanProperty(False)
     """Ticked by the players."""
 
 
 class ChecklistScreen(Screen):
     items = ListProperty([])
-    """The setup instructions: dicts with id, text and whether the players ticked it."""
+    """The setup instructions' texts."""
     summary = StringProperty("")
     """Players, adversary, scenario and difficulty in one line."""
     ticked = NumericProperty(0)
@@ -203,8 +195,7 @@ class ChecklistScreen(Screen):
         state = app().game_state
         if not state:
             return
-        self.items = [{"id": item["id"], "text": item["text"], "done": False}
-                      for item in state["setup_checklist"]]
+        self.items = [item["text"] for item in state["setup_checklist"]]
         self.ticked = 0
         parts = [f"{state['players']} player{'s' if state['players'] != 1 else ''}",
                  f"{state['mode']}", f"{state['deck_mode']} deck"]
@@ -216,14 +207,12 @@ class ChecklistScreen(Screen):
         self.summary = " · ".join(parts)
         rows = self.ids.checklist
         rows.clear_widgets()
-        for number, item in enumerate(self.items):
-            rows.add_widget(ChecklistRow(text=item["text"], index=number,
-                                         on_release=self._toggled))
+        for text in self.items:
+            rows.add_widget(ChecklistRow(text=text, on_release=self._toggled))
 
     def _toggled(self, row: ChecklistRow) -> None:
-        item = self.items[row.index]
-        item["done"] = row.done = not item["done"]
-        self.ticked = sum(1 for i in self.items if i["done"])
+        row.done = not row.done
+        self.ticked = sum(1 for r in self.ids.checklist.children if r.done)
 
     def ready(self) -> None:
         app().show("table")
@@ -398,7 +387,6 @@ class TableScreen(Screen):
             return
         picker = CardPicker(title=f"Which card came up? ({_expected(state)})",
                             when_picked=lambda card: app().send({"cmd": "reveal", "card": card}))
-        picker.columns = 3
         picker.fill([_invader_choice(card) for card in state["invader"]["candidates"]])
         picker.open()
 
@@ -485,12 +473,12 @@ def _expected(state: dict[str, Any]) -> str:
 
 
 def _invader_choice(card_id: str) -> dict[str, Any]:
-    card = ALL_CARDS[card_id]
-    colour = TERRAIN_COLOURS[card.terrains[0]] if card.terrains else "#444444"
-    stage = f"Stage {ROMAN[card.stage]}" if card.stage else "special card"
-    terrains = " + ".join(TERRAIN_NAMES[t] for t in card.terrains)
-    detail = stage if terrains == card.name else f"{stage} · {terrains}"
-    return {"value": card.id, "text": card.name, "detail": detail,
+    face = presenter.card_face(card_id)
+    colour = face.terrains[0].colour if face.terrains else NEUTRAL_CARD
+    terrains = " + ".join(chip.name for chip in face.terrains)
+    stage = face.stage or "special card"
+    detail = stage if terrains == face.name else f"{stage} · {terrains}"
+    return {"value": face.id, "text": face.name, "detail": detail,
             "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
 
 
