@@ -79,8 +79,13 @@ def setup() -> None:
     needed = [p for p in missing_apt_packages() if p != "python3-venv" or not venv_works()]
     install_apt(needed)
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text().strip() == wanted and (BIN / "companion").exists():
-        return
+    if not STAMP.exists() or STAMP.read_text().strip() != wanted \
+            or not (BIN / "companion").exists():
+        install(wanted)
+    compile_bytecode()
+
+
+def install(wanted: str) -> None:
     if not (BIN / "python").exists():
         say("creating the virtual environment in .venv")
         sh(sys.executable, "-m", "venv", VENV)
@@ -88,6 +93,13 @@ def setup() -> None:
     sh(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     sh(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]")
     STAMP.write_text(wanted)
+
+
+def compile_bytecode() -> None:
+    """Cache the app's bytecode now, as pip does for an installed package: an editable install
+    leaves it to the first start, and a machine with PYTHONDONTWRITEBYTECODE never caches it,
+    so every start would compile the whole app again. Files already cached are skipped."""
+    sh(BIN / "python", "-m", "compileall", "-q", ROOT / "companion")
 
 
 def run(args: list[str]) -> int:

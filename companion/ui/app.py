@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import (
@@ -22,19 +23,29 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from ..driver import ScriptDriver
 from ..service import GameService
-from . import screens, widgets  # noqa: F401  (their classes are named in the kv files)
+from . import screens, widgets  # noqa: F401  (widgets: its classes are named in the kv files)
 from .theme import THEMES, rgba
 
 log = logging.getLogger(__name__)
 
 LAYOUTS_DIR = Path(__file__).resolve().parents[2] / "layouts"
-# Shared style first: the screens' rules use its classes.
-LAYOUT_FILES = ("style.kv", "home.kv", "new_game.kv", "checklist.kv", "table.kv", "end.kv",
-                "history.kv")
+STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
+# Each screen: its class and its layout file. A screen (and its file) is built the first time
+# it is needed, so the app shows Home without paying for the table, the setup form and the
+# rest; the table is then built while the players look at Home.
+SCREENS: dict[str, tuple[type[Screen], str]] = {
+    "home": (screens.HomeScreen, "home.kv"),
+    "new_game": (screens.NewGameScreen, "new_game.kv"),
+    "checklist": (screens.ChecklistScreen, "checklist.kv"),
+    "table": (screens.TableScreen, "table.kv"),
+    "end": (screens.EndScreen, "end.kv"),
+    "history": (screens.HistoryScreen, "history.kv"),
+}
+BUILT_AHEAD = "table"  # built right after the first frame: the screen the evening is spent on
 
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 
@@ -98,6 +109,7 @@ class CompanionApp(App):
         self.start_notices = list(notices or [])
         self.use_kivy_settings = False
         self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
+        self._building_ahead: Any = None
 
     # --- configuration ---
 
@@ -135,10 +147,7 @@ class CompanionApp(App):
 
     def build(self) -> AppRoot:
         self.apply_settings()
-        for name in LAYOUT_FILES:
-            path = str(LAYOUTS_DIR / name)
-            if path not in Builder.files:
-                Builder.load_file(path)
+        _load_layout(STYLE_FILE)
         root = AppRoot()
         self.screens: ScreenManager = root.ids.screens
         self.screens.transition = NoTransition()
@@ -150,11 +159,28 @@ class CompanionApp(App):
 
     def on_start(self) -> None:
         self.show("home")
+        Window.bind(on_flip=self._build_ahead)
+
+    def _build_ahead(self, *_: Any) -> None:
+        """After the first frame is on the screen, build the table while Home is looked at."""
+        Window.unbind(on_flip=self._build_ahead)
+        self._building_ahead = Clock.schedule_once(lambda _dt: self.screen(BUILT_AHEAD))
+
+    def screen(self, name: str) -> Any:
+        """The screen called `name`, built (with its layout file) the first time it is asked for."""
+        if not self.screens.has_screen(name):
+            screen_class, layout = SCREENS[name]
+            _load_layout(layout)
+            self.screens.add_widget(screen_class(name=name))
+        return self.screens.get_screen(name)
 
     def detach(self) -> None:
         """Take this app off the window without closing it, so another can use it (tests)."""
-        Window.unbind(on_key_down=self._on_key_down)
-        self.screens.get_screen("table").stop_timer()
+        Window.unbind(on_key_down=self._on_key_down, on_flip=self._build_ahead)
+        if self._building_ahead is not None:
+            self._building_ahead.cancel()
+        if self.screens.has_screen("table"):
+            self.screens.get_screen("table").stop_timer()
         self.dispatch("on_stop")  # kv's `app` forgets this app when it stops
         if self.root is not None:
             Window.remove_widget(self.root)
@@ -176,8 +202,7 @@ class CompanionApp(App):
         self.notice = ""
         was_over = self.game_state.get("phase") == "over"
         self.game_state = answer["state"] or {}
-        table = self.screens.get_screen("table")
-        table.refresh(self.game_state, answer["events"])
+        self.screen("table").refresh(self.game_state, answer["events"])
         if not was_over and self.game_state.get("phase") == "over" \
                 and self.screens.current == "table":
             self.show("end")
@@ -190,8 +215,9 @@ class CompanionApp(App):
             self.notice = f"Not done: {answer['error']}"
         return answer
 
-    def show(self, screen: str) -> None:
-        self.screens.current = screen
+    def show(self, name: str) -> None:
+        self.screen(name)
+        self.screens.current = name
 
     def dismiss_notice(self) -> None:
         self.notice = ""
@@ -202,7 +228,7 @@ class CompanionApp(App):
                      modifiers: list[str]) -> bool:
         if self.screens.current != "table" or _popup_open():
             return False
-        table = self.screens.get_screen("table")
+        table = self.screen("table")
         ctrl = "ctrl" in modifiers or "meta" in modifiers
         if ctrl and codepoint == "z":
             self.send({"cmd": "undo"})
@@ -215,6 +241,13 @@ class CompanionApp(App):
         else:
             return False
         return True
+
+
+def _load_layout(name: str) -> None:
+    """Load one layout file unless it is loaded (a second load would apply its rules twice)."""
+    path = str(LAYOUTS_DIR / name)
+    if path not in Builder.files:
+        Builder.load_file(path)
 
 
 def _popup_open() -> bool:

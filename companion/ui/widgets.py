@@ -18,6 +18,7 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
@@ -27,42 +28,58 @@ from .theme import rgba, text_colour_on
 NEUTRAL_CARD = "#5A5F66"
 
 
-class FitLabel(Label):
-    """A wrapping label that lowers its font size until the text fits its box.
+class FitText:
+    """Text that lowers its font size until it fits its box: mixed into a Label or a Button.
 
-    Players choose the text size in the settings; a long prompt must still fit the space the
-    layout gives it, so the font shrinks (never below `min_font_size`) instead of spilling.
+    Players choose the text size in the settings; a long prompt or button text must still fit
+    the space the layout gives it, so the text wraps and the font shrinks (never below
+    `min_font_size`) instead of spilling out or being cut short.
     """
 
     base_font_size = NumericProperty(18)
     """The size the text has when there is room; the kv binds it to the chosen text size."""
     min_font_size = NumericProperty(11)
-    """The smallest size the label shrinks to."""
+    """The smallest size the text shrinks to."""
     needed_height = NumericProperty(0)
     """The height the text takes at the font size chosen (the layout test compares it)."""
+    needed_width = NumericProperty(0)
+    """The width of its widest line (a word longer than the box cannot wrap)."""
 
     def __init__(self, **kwargs: Any) -> None:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
         super().__init__(**kwargs)
-        self.bind(size=self._fit_trigger, text=self._fit_trigger,
+        self.bind(size=self._fit_trigger, text=self._fit_trigger,  # type: ignore[attr-defined]
                   base_font_size=self._fit_trigger)
         self._fit_trigger()
 
     def _fit(self, *_: Any) -> None:
-        width = max(self.width - 2 * self.padding[0], 1)
-        self.text_size = (width, None)  # measure the wrapped text's natural height
-        self.font_size = self.base_font_size
-        self.texture_update()
-        room = self.height - 2 * self.padding[1]
-        while self.texture_size[1] > room and self.font_size > self.min_font_size:
-            self.font_size = max(self.min_font_size, self.font_size * 0.9)
-            self.texture_update()
-        self.needed_height = self.texture_size[1] + 2 * self.padding[1]
+        label: Any = self
+        width = max(label.width - 2 * label.padding[0], 1)
+        label.text_size = (width, None)  # measure the wrapped text's natural size
+        label.font_size = self.base_font_size
+        label.texture_update()
+        room = label.height - 2 * label.padding[1]
+        while (label.texture_size[1] > room or label.texture_size[0] > width + 1) \
+                and label.font_size > self.min_font_size:
+            label.font_size = max(self.min_font_size, label.font_size * 0.9)
+            label.texture_update()
+        self.needed_height = label.texture_size[1] + 2 * label.padding[1]
+        self.needed_width = label.texture_size[0] + 2 * label.padding[0]
         # Now give the text the whole box, so valign places it.
-        self.text_size = (width, max(room, 1))
+        label.text_size = (width, max(room, 1))
 
     def fits(self) -> bool:
-        return bool(self.needed_height <= self.height + 1)
+        label: Any = self
+        return bool(self.needed_height <= label.height + 1
+                    and self.needed_width <= label.width + 1)
+
+
+class FitLabel(FitText, Label):
+    """A wrapping label whose text shrinks to fit its box."""
+
+
+class FitButton(FitText, Button):
+    """A button whose text wraps and shrinks to fit it (every button of the app is one)."""
 
 
 class TerrainChip(Label):

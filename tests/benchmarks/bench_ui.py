@@ -19,8 +19,9 @@ How the figures are made:
   on_flip in on_start and print FIRST_FRAME once the first frame has been swapped to the screen,
   then stop. A run is timed from just before `subprocess.Popen` until the parent reads that line.
   The two kinds alternate, after one warm-up run of each (so both find a written KIVY_HOME and
-  warm file caches). The children stamp CLOCK_MONOTONIC at a few points, which splits the time
-  into its phases.
+  warm file caches). The app's bytecode is compiled first, as `tasks.py setup` does and as
+  Python does by itself on the Pi (Kivy and the other packages have theirs from pip). The
+  children stamp CLOCK_MONOTONIC at a few points, which splits the time into its phases.
 - tap to frame: in this process, the real app on a fresh database in the test harness's window
   (tests/ui/harness.py). A game is started through the screens (new game, start, ready) and then
   Done and "+1 fear" are tapped in turn, so the game moves on through its rounds; the fear-card
@@ -40,6 +41,7 @@ How the figures are made:
 from __future__ import annotations
 
 import argparse
+import compileall
 import gc
 import json
 import os
@@ -174,6 +176,9 @@ def start_once(kind: str, env: dict[str, str], folder: Path) -> StartRun:
 
 
 def time_cold_starts(runs: int, folder: Path) -> dict[str, Any]:
+    # As on the Pi (tasks.py setup does the same): the app's bytecode is cached, not compiled
+    # at every start, even where PYTHONDONTWRITEBYTECODE keeps Python from caching it itself.
+    compileall.compile_dir(REPO / "companion", quiet=1)
     env = child_environment(folder / "kivy-home")
     results: dict[str, list[StartRun]] = {kind: [] for kind in CHILDREN}
     for kind in CHILDREN:  # warm-up: writes KIVY_HOME's config, warms the file caches

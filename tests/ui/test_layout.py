@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from companion.ui.app import TEXT_SCALES
+
 from .harness import Harness
-from .tour import SIZES, stops
+from .tour import SIZES, stops, with_text_size
 
 pytestmark = pytest.mark.ui
 
@@ -41,13 +43,14 @@ def natural_width(label: Any, line: str) -> float:
 
 
 def label_problem(label: Any) -> str | None:
-    from companion.ui.widgets import FitLabel
+    from companion.ui.widgets import FitText
 
     if not label.text.strip():
         return None
-    if isinstance(label, FitLabel):
+    if isinstance(label, FitText):
         if not label.fits():
-            return f"needs {label.needed_height:.0f} px of {label.height:.0f}"
+            return (f"needs {label.needed_width:.0f}x{label.needed_height:.0f} px "
+                    f"of {label.width:.0f}x{label.height:.0f}")
         return None
     label.texture_update()
     width = (label.text_size[0] if label.text_size[0] else label.width) - 2 * label.padding[0]
@@ -79,9 +82,17 @@ def layout_problems(ui: Harness) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_every_screen_fits_its_text_and_targets(size: str, tmp_path: Path) -> None:
+# Every size with the normal text; the largest text on the smallest landscape screen and on the
+# portrait one, where it is hardest to fit (labels may shrink it back where a box is full).
+CASES = [(size, "normal") for size in SIZES] + [("800x480", "largest"), ("720x1280", "largest")]
+
+
+@pytest.mark.parametrize(("size", "text_size"), CASES)
+def test_every_screen_fits_its_text_and_targets(size: str, text_size: str,
+                                                tmp_path: Path) -> None:
+    with_text_size(tmp_path, text_size)
     ui = Harness(tmp_path / "games.db", SIZES[size])
+    assert ui.app.text_scale == TEXT_SCALES[text_size]
     failures: dict[str, list[str]] = {}
     seen = []
     try:
@@ -94,5 +105,5 @@ def test_every_screen_fits_its_text_and_targets(size: str, tmp_path: Path) -> No
     finally:
         ui.close()
     assert {"home", "new-game", "checklist", "table", "end", "history"} <= set(seen)
-    assert not failures, "\n".join(f"{stop} at {size}: {p}" for stop, problems in
+    assert not failures, "\n".join(f"{stop} at {size}, {text_size} text: {p}" for stop, problems in
                                     failures.items() for p in problems)

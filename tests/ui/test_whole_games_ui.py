@@ -25,7 +25,7 @@ def chip_texts(column: Any) -> list[str]:
 
 def assert_table_shows_state(ui: Harness) -> None:
     state = ui.state
-    table = ui.app.screens.get_screen("table")
+    table = ui.app.screen("table")
     ids = table.ids
     assert ids.title.text == presenter.step_title(state)
     assert ids.prompt.text.startswith(state["prompt"])

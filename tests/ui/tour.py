@@ -18,7 +18,8 @@ SIZES = {
     "1280x720": (1280, 720),
     "720x1280": (720, 1280),
 }
-SCREENSHOT_SIZES = ("800x480", "720x1280")
+# Each screen size with the normal text, and the smallest with the largest text as well.
+SCREENSHOT_CASES = (("800x480", "normal"), ("720x1280", "normal"), ("800x480", "largest"))
 
 # England 6 fills the board (High Immigration) and the reminders; a scenario adds its own.
 BUSY_GAME = {"cmd": "new_game", "players": 4, "deck": "physical", "adversary": "england",
@@ -104,17 +105,24 @@ def _play_to(ui: Harness, step: str, round_number: int, fear_per_round: int = 0)
     raise AssertionError(f"never reached {step} in round {round_number}")
 
 
+def with_text_size(folder: Path, text_size: str) -> None:
+    """Set the text size in the settings file the app in `folder` will read."""
+    (folder / "companion.ini").write_text(f"[companion]\ntext_size = {text_size}\n")
+
+
 def take_screenshots(folder: Path) -> list[Path]:
     """Photograph every stop at the screenshot sizes; returns the files written."""
     import tempfile
 
     written: list[Path] = []
-    for size_name in SCREENSHOT_SIZES:
+    for size_name, text_size in SCREENSHOT_CASES:
+        suffix = size_name if text_size == "normal" else f"{size_name}-{text_size}"
         with tempfile.TemporaryDirectory() as data:
+            with_text_size(Path(data), text_size)
             harness = Harness(Path(data) / "games.db", SIZES[size_name])
             try:
                 for stop in stops(harness):
-                    written.append(harness.screenshot(folder / f"{stop}-{size_name}.png"))
+                    written.append(harness.screenshot(folder / f"{stop}-{suffix}.png"))
             finally:
                 harness.close()
     return written
