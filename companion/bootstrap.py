@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-import secrets
+import os
 from pathlib import Path
 
 from .service import GameService
@@ -14,7 +14,9 @@ log = logging.getLogger(__name__)
 
 def new_seed() -> int:
     """A fresh seed for a game started without one; recorded so the game replays the same."""
-    return secrets.randbits(63)
+    # os.urandom rather than the secrets module: the same randomness without importing hashlib
+    # and hmac at every start.
+    return int.from_bytes(os.urandom(8), "big") >> 1  # 63 bits
 
 
 def build_service(db_path: Path | None) -> tuple[GameService, list[str]]:

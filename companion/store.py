@@ -100,7 +100,7 @@ class GameStore:
 
     @classmethod
     def in_memory(cls, clock: Callable[[], datetime] = _now) -> GameStore:
-        return cls(Database(memory=True), ":memory:", clock)
+        return cls(Database(memory=True, execute_plugins=False), ":memory:", clock)
 
     @classmethod
     def open(cls, path: Path, clock: Callable[[], datetime] = _now) -> tuple[GameStore, list[str]]:
@@ -122,7 +122,9 @@ class GameStore:
             notices.append(f"The database {path} {problem}. It was moved to {aside} and a "
                            "fresh database was started.")
         try:
-            store = cls(Database(path), str(path), clock)
+            # No sqlite-utils plugins: whatever happens to be installed has no business in the
+            # games database (and scanning for them costs 30 ms of every start).
+            store = cls(Database(path, execute_plugins=False), str(path), clock)
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
         return store, notices
