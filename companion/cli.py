@@ -6,10 +6,12 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .bootstrap import build_service
-from .driver import run_script
+from .driver import ScriptDriver, run_script
+from .reader.cli import add_reader_commands, run_reader_command
 from .store import StoreError, default_database_path
 
 
@@ -31,14 +33,17 @@ def main(argv: list[str] | None = None) -> int:
     script.add_argument("--db", type=Path, default=None, dest="script_db",
                         help="save every acknowledged command to this SQLite file and resume "
                         "its unfinished game on start")
+    add_reader_commands(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
-    if args.command != "script":
+    if args.command is None:
         # The app keeps its games in the platform's user-data folder.
         from .ui.launch import run_app
 
         return run_app(args.db or default_database_path())
+    if args.command == "reader":
+        return run_reader_command(args, lambda command: _one_command(args.db, command))
     db_path = args.script_db or args.db
     try:
         service, _ = build_service(db_path)
@@ -46,3 +51,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"companion: {error}", file=sys.stderr)
         return 1
     return run_script(service)
+
+
+def _one_command(db: Path | None, command: dict[str, Any]) -> dict[str, Any]:
+    """Carry out one driver command on the games database (the tag registry lives there)."""
+    try:
+        service, _ = build_service(db or default_database_path())
+    except StoreError as error:
+        return {"ok": False, "error": str(error)}
+    try:
+        return ScriptDriver(service).handle(command)
+    finally:
+        service.store.close()

@@ -28,6 +28,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from ..driver import ScriptDriver
 from ..service import GameService
 from . import screens, widgets  # noqa: F401  (widgets: its classes are named in the kv files)
+from .reader_link import ReaderLink
 from .theme import THEMES, rgba
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "table": (screens.TableScreen, "table.kv"),
     "end": (screens.EndScreen, "end.kv"),
     "history": (screens.HistoryScreen, "history.kv"),
+    "tags": (screens.TagsScreen, "tags.kv"),
 }
 BUILT_AHEAD = "table"  # built right after the first frame: the screen the evening is spent on
 
@@ -67,10 +69,22 @@ SETTINGS = [
      "the timer turns red past it", "section": "companion", "key": "spirit_timer_limit"},
     {"type": "bool", "title": "Full screen", "desc": "Use the whole display",
      "section": "companion", "key": "fullscreen"},
+    {"type": "title", "title": "Card reader"},
+    {"type": "string", "title": "Reader port", "desc": "off, auto, or a port such as "
+     "/dev/serial0, /dev/ttyUSB0, /dev/rfid-reader, hwgrep://… (see hardware/README.md)",
+     "section": "reader", "key": "port"},
+    {"type": "options", "title": "Reader family", "desc": "PN532 (NFC), EM4100 (RDM6300, "
+     "ID-12LA) or a line bridge (Arduino with an MFRC522)", "section": "reader",
+     "key": "family", "options": ["auto", "pn532", "em4100", "line"]},
+    {"type": "string", "title": "Line bridge pattern", "desc": "Empty for the usual formats; "
+     "else a regular expression with one group around the UID", "section": "reader",
+     "key": "line_pattern"},
 ]
 
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
             "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0}
+
+READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": ""}
 
 SHORTCUT_KEYS = {32: "done", 13: "done", 271: "done"}  # space, enter, keypad enter
 
@@ -97,6 +111,10 @@ class CompanionApp(App):
     """The Spirit phase's limit in minutes (0: none)."""
     service = ObjectProperty(None)
     """The game service the app drives."""
+    reader_status = StringProperty("Card reader: off")
+    """Whether a card reader is connected, and where."""
+    read_message = StringProperty("")
+    """What the last card laid on the reader was taken as; a tap clears it."""
 
     def __init__(self, service: GameService, config_dir: Path | None = None,
                  notices: list[str] | None = None, **kwargs: Any) -> None:
@@ -110,6 +128,7 @@ class CompanionApp(App):
         self.use_kivy_settings = False
         self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
         self._building_ahead: Any = None
+        self.reader_link = ReaderLink(self)
 
     # --- configuration ---
 
@@ -120,6 +139,7 @@ class CompanionApp(App):
 
     def build_config(self, config: Any) -> None:
         config.setdefaults("companion", DEFAULTS)
+        config.setdefaults("reader", READER_DEFAULTS)
 
     def build_settings(self, settings: Any) -> None:
         settings.add_json_panel("Companion", self.config, data=json.dumps(SETTINGS))
@@ -127,6 +147,13 @@ class CompanionApp(App):
     def on_config_change(self, config: Any, section: str, key: str, value: Any) -> None:
         if section == "companion":
             self.apply_settings()
+        elif section == "reader":
+            self.apply_reader_settings()
+
+    def apply_reader_settings(self) -> None:
+        section = self.config["reader"]
+        self.reader_link.configure(section.get("port", "off"), section.get("family", "auto"),
+                                   section.get("line_pattern", ""))
 
     def apply_settings(self) -> None:
         section = self.config["companion"]
@@ -164,7 +191,14 @@ class CompanionApp(App):
     def _build_ahead(self, *_: Any) -> None:
         """After the first frame is on the screen, build the table while Home is looked at."""
         Window.unbind(on_flip=self._build_ahead)
-        self._building_ahead = Clock.schedule_once(lambda _dt: self.screen(BUILT_AHEAD))
+        self._building_ahead = Clock.schedule_once(self._after_first_frame)
+
+    def _after_first_frame(self, _dt: float) -> None:
+        self.screen(BUILT_AHEAD)
+        self.apply_reader_settings()  # pyserial and the reader's threads only now
+
+    def on_stop(self) -> None:
+        self.reader_link.stop()
 
     def screen(self, name: str) -> Any:
         """The screen called `name`, built (with its layout file) the first time it is asked for."""
@@ -194,11 +228,16 @@ class CompanionApp(App):
 
     def send(self, command: dict[str, Any]) -> bool:
         """Carry out one command. True when it was accepted (and is on disk)."""
+        return bool(self.carry_out(command)["ok"])
+
+    def carry_out(self, command: dict[str, Any]) -> dict[str, Any]:
+        """Carry out one command and return the driver's answer; a refusal goes on the notice
+        line, an acceptance onto the screens."""
         answer = self.driver.handle(command)
         if not answer["ok"]:
             self.notice = f"Not done: {answer['error']}"
             log.info("refused %s: %s", command, answer["error"])
-            return False
+            return answer
         self.notice = ""
         was_over = self.game_state.get("phase") == "over"
         self.game_state = answer["state"] or {}
@@ -206,7 +245,7 @@ class CompanionApp(App):
         if not was_over and self.game_state.get("phase") == "over" \
                 and self.screens.current == "table":
             self.show("end")
-        return True
+        return answer
 
     def service_call(self, command: dict[str, Any]) -> dict[str, Any]:
         """A service command (games, stats, delete …) whose answer the screen reads."""
@@ -221,6 +260,14 @@ class CompanionApp(App):
 
     def dismiss_notice(self) -> None:
         self.notice = ""
+
+    def dismiss_read_message(self) -> None:
+        self.read_message = ""
+
+    def enrol_tag(self, uid: str) -> None:
+        """Open the enrolment screen on a tag just read."""
+        self.show("tags")
+        self.screen("tags").tag_read(uid)
 
     # --- keyboard ---
 

@@ -27,7 +27,7 @@ from ..model.game import score, setup_difficulty
 from . import presenter
 from .presenter import ROMAN, TableView
 from .theme import rgba, text_colour_on
-from .widgets import NEUTRAL_CARD, CardPicker, InstantPopup, ask_then
+from .widgets import NEUTRAL_CARD, CardPicker, ConfirmPopup, InstantPopup, ask_then
 
 NONE_CHOICE = "None"
 RANDOM_BLIGHT = "Random (base game)"
@@ -156,6 +156,14 @@ class NewGameScreen(Screen):
             if self.scenario_difficulties:
                 command["scenario_difficulty"] = int(self.scenario_difficulty)
         return command
+
+    def choose_blight(self, card_id: str | None) -> None:
+        """A blight card laid on the reader during setup: the game will use it."""
+        for name, card in self._blight.items():
+            if card["id"] == card_id:
+                self.blight_card = name
+                self.mode = "advanced"  # blight cards are part of the advanced game
+                return
 
     def start(self) -> None:
         state = app().game_state
@@ -582,3 +590,107 @@ def _history_row(game: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     return {"game_id": game["id"],
             "text": f"{started} · {game['players']}p · {against} · {result}{score_text}"
                     f" · {game.get('rounds') or 0} rounds"}
+
+
+# --- card tags (enrolment) -----------------------------------------------------------------------
+
+TAG_KIND_TITLES = {"invader": "Invader cards", "fear": "Fear cards", "blight": "Blight cards",
+                   "command": "Command tags"}
+
+
+class TagsScreen(Screen):
+    """Enrolment: lay a card on the reader, then tap which card it is."""
+
+    uid = StringProperty("")
+    """The tag read last (upper-case hex), or empty before the first read."""
+    status_text = StringProperty("")
+    """What the tag read last is, or what to do first."""
+    kind = StringProperty("invader")
+    """The kind of card listed."""
+    progress_text = StringProperty("")
+    """How many cards of the listed kind have a tag."""
+    can_forget = BooleanProperty(False)
+    """The tag read last is enrolled, so it can be forgotten."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._tags: dict[str, dict[str, Any]] = {}
+        self._progress: dict[str, list[int]] = {}
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def on_kind(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        answer = app().service_call({"cmd": "tags"})
+        if not answer["ok"]:
+            return
+        self._tags = {tag["uid"]: tag for tag in answer["tags"]}
+        self._progress = answer["progress"]
+        enrolled_cards = {tag["card"] for tag in answer["tags"] if tag["kind"] == self.kind}
+        self.ids.cards.data = [
+            {"text": name + ("  · tagged" if card in enrolled_cards else ""),
+             "card": card, "tagged": card in enrolled_cards}
+            for card, name in tag_cards(self.kind)
+        ]
+        done, total = self._progress.get(self.kind, [len(enrolled_cards), 0])
+        title = TAG_KIND_TITLES[self.kind].lower()
+        self.progress_text = f"{done} of {total} {title} have a tag" if total else \
+            f"{len(enrolled_cards)} {title} have a tag"
+        self._describe()
+
+    def tag_read(self, uid: str) -> None:
+        """A tag was laid on the reader while this screen is open."""
+        self.uid = uid
+        self._describe()
+
+    def _describe(self) -> None:
+        tag = self._tags.get(self.uid)
+        self.can_forget = tag is not None
+        if not self.uid:
+            self.status_text = ("Lay a card on the reader, then tap which card it is. "
+                                "(Is the reader set up? Settings, Card reader.)")
+        elif tag is None:
+            self.status_text = f"Tag {self.uid}: not enrolled yet. Tap which card it is."
+        else:
+            self.status_text = f"Tag {self.uid} is {tag['name']}. Tap another card to change it."
+
+    def choose(self, card: str) -> None:
+        if not self.uid:
+            app().notice = "Lay a card on the reader first: then the app knows which tag it is."
+            return
+        current = self._tags.get(self.uid)
+        command = {"cmd": "tag_enrol", "uid": self.uid, "kind": self.kind, "card": card}
+        if current is None or (current["kind"], current["card"]) == (self.kind, card):
+            self._enrol(command)
+            return
+        name = dict(tag_cards(self.kind)).get(card, card)
+        ConfirmPopup(message=f"This tag is {current['name']}. Make it {name} instead?",
+                     confirm_text="Change it",
+                     when_confirmed=lambda: self._enrol({**command, "replace": True})).open()
+
+    def _enrol(self, command: dict[str, Any]) -> None:
+        if app().service_call(command)["ok"]:
+            self.refresh()
+
+    def forget(self) -> None:
+        tag = self._tags.get(self.uid)
+        if tag is None:
+            return
+
+        def forget_it() -> None:
+            if app().service_call({"cmd": "tag_forget", "uid": self.uid})["ok"]:
+                self.refresh()
+
+        ask_then(f"Forget tag {self.uid} ({tag['name']})?", "Forget", forget_it,
+                 app().confirm_destructive)
+
+
+def tag_cards(kind: str) -> list[tuple[str, str]]:
+    """(id, name) of every card a tag of `kind` can stand for, in the catalogue's order."""
+    from ..reader.tags import TAG_COMMANDS, TagMeaning, card_name, known_cards
+
+    cards = list(TAG_COMMANDS) if kind == "command" else known_cards()[kind]
+    return [(card, card_name(TagMeaning(kind, card))) for card in cards]

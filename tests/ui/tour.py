@@ -74,6 +74,15 @@ def stops(ui: Harness) -> Iterator[str]:
     yield "home-after-game"
     ui.tap_id("history")
     yield "history"
+    ui.tap_id("home")
+    ui.tap_id("tags")
+    ui.screen.tag_read("04497622D93881")
+    ui.frames(3)
+    yield "tags"
+    ui.screen.choose("I-jungle")
+    app.read_message = "Card read: Jungle (stage I)"
+    ui.frames(3)
+    yield "tags-enrolled"
     app.open_settings()
     ui.frames(4)
     yield "settings"

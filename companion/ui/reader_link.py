@@ -1,0 +1,158 @@
+"""The card reader in the app: its events brought to Kivy's thread, then acted on like taps.
+
+The reader runs on its own threads and calls `from_reader_thread`, which only queues the event
+and pulls one Clock trigger; everything else here runs on Kivy's thread. A card read becomes
+the same driver command a tap would send (so it is on disk before the screen shows it, and
+undo takes it back), after the checks a tap gets.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+from kivy.core.window import Window
+
+from .reads import ReadPlan, forceable, plan_read
+from .widgets import CardPicker, ConfirmPopup
+
+if TYPE_CHECKING:
+    from ..reader.serial_reader import ReaderEvent, ReaderSettings, SerialReader
+    from .app import CompanionApp
+
+log = logging.getLogger(__name__)
+
+READER_OFF = "off"
+
+
+class ReaderLink:
+    """Owns the running reader (if the settings name one) and turns its events into actions."""
+
+    def __init__(self, app: CompanionApp) -> None:
+        self.app = app
+        self.reader: SerialReader | None = None
+        self._events: queue.Queue[ReaderEvent] = queue.Queue()
+        self._deliver = Clock.create_trigger(self._deliver_events, -1)
+
+    # --- starting and stopping ---
+
+    def configure(self, port: str, family: str, line_pattern: str) -> None:
+        """(Re)start the reader with these settings; port "off" (or empty) stops it."""
+        self.stop()
+        port = port.strip()
+        if not port or port == READER_OFF:
+            self.app.reader_status = "Card reader: off"
+            return
+        from ..reader.serial_reader import ReaderSettings  # pyserial only when a reader is set
+
+        try:
+            settings = ReaderSettings(port=port, family=family,
+                                      line_pattern=line_pattern.strip() or None)
+        except ValueError as error:
+            self.app.reader_status = f"Card reader: {error}"
+            self.app.notice = f"Card reader not started: {error}"
+            return
+        self.start(settings)
+
+    def start(self, settings: ReaderSettings) -> None:
+        from ..reader.serial_reader import SerialReader
+
+        self.stop()
+        self.app.reader_status = f"Card reader: connecting to {settings.port}…"
+        self.reader = SerialReader(settings, self.from_reader_thread)
+        self.reader.start()
+
+    def stop(self) -> None:
+        if self.reader is not None:
+            self.reader.stop()
+            self.reader = None
+        self._deliver.cancel()
+
+    # --- the hand-over between threads ---
+
+    def from_reader_thread(self, event: ReaderEvent) -> None:
+        """Called on the reader's thread: queue the event; Kivy's thread takes it from there."""
+        self._events.put(event)
+        self._deliver()
+
+    def _deliver_events(self, *_: Any) -> None:
+        while True:
+            try:
+                event = self._events.get_nowait()
+            except queue.Empty:
+                return
+            self.on_event(event)
+
+    # --- what the events do ---
+
+    def on_event(self, event: ReaderEvent) -> None:
+        app = self.app
+        if event.event == "connected":
+            app.reader_status = f"Card reader: {event.family} on {event.port}"
+            if app.notice.startswith("Card reader"):
+                app.notice = ""
+        elif event.event == "disconnected":
+            app.reader_status = f"Card reader: disconnected, retrying ({event.message})"
+            app.notice = f"Card reader disconnected: {event.message}. Retrying by itself."
+        elif event.event == "error":
+            app.notice = f"Card reader: {event.message}"
+        elif event.event == "present" and event.uid:
+            self.card_read(event.uid)
+
+    def card_read(self, uid: str) -> None:
+        app = self.app
+        screen = app.screens.current
+        if screen == "tags":  # enrolment: the screen asks what the card is
+            app.screen("tags").tag_read(uid)
+            return
+        answer = app.service_call({"cmd": "tag_lookup", "uid": uid})
+        if not answer["ok"]:
+            return
+        plan = plan_read(uid, answer["tag"], app.game_state, screen)
+        log.info("read %s on %s: %s", uid, screen, plan)
+        self.carry_out(plan, uid)
+
+    def carry_out(self, plan: ReadPlan, uid: str) -> None:
+        app = self.app
+        if plan.kind == "enrol":
+            ConfirmPopup(message=plan.message, confirm_text="Enrol",
+                         when_confirmed=lambda: app.enrol_tag(uid)).open()
+        elif plan.kind == "act":
+            app.read_message = plan.message
+            app.screen("table").act()
+        elif plan.kind == "choose_blight":
+            app.read_message = plan.message
+            app.screen("new_game").choose_blight(plan.card)
+        elif plan.kind == "send" and plan.command is not None:
+            self._send(plan.command, plan.message)
+        else:
+            app.read_message = plan.message
+
+    def _send(self, command: dict[str, Any], message: str) -> None:
+        app = self.app
+        app.read_message = message
+        answer = app.carry_out(command)
+        if answer["ok"]:
+            _close_pickers()  # the card a picker was asking for has been read
+            return
+        reason = forceable(answer["error"])
+        if reason is None:
+            return  # the refusal is on the notice line, as for a tap
+        app.notice = ""
+        forced = {**command, "force": True}
+        ConfirmPopup(message=f"{message}. {reason[:1].upper()}{reason[1:]}. Take it anyway?",
+                     confirm_text="Take it",
+                     when_confirmed=lambda: self._accepted(forced, message)).open()
+
+    def _accepted(self, command: dict[str, Any], message: str) -> None:
+        if self.app.send(command):
+            self.app.read_message = message
+            _close_pickers()
+
+
+def _close_pickers() -> None:
+    for child in list(Window.children):
+        if isinstance(child, CardPicker):
+            child.dismiss()

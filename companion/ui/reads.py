@@ -1,0 +1,73 @@
+"""What a card laid on the reader means at this moment of the game (pure: no Kivy, no serial).
+
+The reader says only "this tag is here". With the tag registry's answer and the game state the
+driver reports, `plan_read` decides what the app does, the same way a touch would:
+
+- an invader card while the table waits for the card turned over (physical deck): reveal it;
+- a fear card in the Fear step with earned cards waiting: resolve the next one as that card;
+- a blight card on the new-game screen: choose it; when the table waits for the next blight
+  card: name it;
+- a command tag on the table: finish the step (like the big button), undo or redo;
+- anything else: show what the card is and change nothing; an unknown tag: offer to enrol it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .presenter import next_action
+
+FORCE_HINT = re.compile(r"\s*\(send force: true[^)]*\)")
+
+
+@dataclass(frozen=True)
+class ReadPlan:
+    kind: str
+    """"send" (a driver command), "act" (the big button), "choose_blight" (new-game form),
+    "show" (say what it is, change nothing) or "enrol" (unknown tag)."""
+    message: str
+    """What the app says about the read."""
+    command: dict[str, Any] | None = None
+    card: str | None = None
+    """The card's id, for "choose_blight"."""
+
+
+def plan_read(uid: str, tag: dict[str, Any] | None, state: dict[str, Any] | None,
+              screen: str) -> ReadPlan:
+    """What to do with a read of `uid` (`tag`: its registry entry or None) on `screen`."""
+    if tag is None:
+        return ReadPlan("enrol", f"This tag ({uid}) is not enrolled yet. Enrol it?")
+    kind, card, name = tag["kind"], tag["card"], tag["name"]
+    playing = screen == "table" and bool(state) and state is not None \
+        and state.get("phase") != "over"
+    action = next_action(state).kind if playing and state is not None else None
+    if kind == "command":
+        if not playing:
+            return ReadPlan("show", f"Command tag: {name}. It works on the table during a game.")
+        if card == "done":
+            return ReadPlan("act", f"Tag: {name}")
+        return ReadPlan("send", f"Tag: {name}", {"cmd": card})
+    if kind == "invader" and action == "reveal":
+        return ReadPlan("send", f"Card read: {name}", {"cmd": "reveal", "card": card})
+    if kind == "fear" and action == "resolve_fear":
+        return ReadPlan("send", f"Fear card read: {name}", {"cmd": "resolve_fear", "card": card})
+    if kind == "blight" and screen == "new_game":
+        return ReadPlan("choose_blight", f"Blight card read: {name}", card=card)
+    if kind == "blight" and action == "next_blight_card":
+        return ReadPlan("send", f"Blight card read: {name}",
+                        {"cmd": "next_blight_card", "card": card})
+    return ReadPlan("show", f"{name} ({KIND_NAMES[kind]}). Nothing to do with it just now.")
+
+
+KIND_NAMES = {"invader": "invader card", "fear": "fear card", "blight": "blight card",
+              "command": "command tag"}
+
+
+def forceable(error: str) -> str | None:
+    """A refusal the players may overrule (a card out of the expected order), in plain words;
+    None when the refusal is final."""
+    if not FORCE_HINT.search(error):
+        return None
+    return FORCE_HINT.sub("", error)
