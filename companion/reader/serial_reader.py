@@ -181,9 +181,15 @@ class _DecodingProtocol(serial.threaded.Protocol):
     def __init__(self, decoders: dict[str, Any], items: queue.Queue[Any]) -> None:
         self.decoders = decoders
         self.items = items
+        self.reset_requested = False
 
     def data_received(self, data: bytes) -> None:
-        for family, decoder in self.decoders.items():
+        decoders = self.decoders
+        if self.reset_requested:  # done here: the decoders belong to this thread
+            self.reset_requested = False
+            for decoder in decoders.values():
+                decoder.reset()
+        for family, decoder in decoders.items():
             for item in decoder.feed(data):
                 self.items.put((family, item))
 
@@ -536,6 +542,8 @@ class _Pn532:
             item = self.line.next_item(deadline - time.monotonic())
             if item is None:
                 self.line.write(PN532_ACK)  # abort the command, so the chip listens again
+                # A false frame start in line noise can hold real frames back: start afresh.
+                self.line.protocol.reset_requested = True
                 raise ReaderProblem(f"the PN532 on {self.line.port} did not answer command "
                                     f"{code:02X}")
             frame: Pn532Frame = item[1]

@@ -20,6 +20,8 @@ from typing import Any
 from .presenter import next_action
 
 FORCE_HINT = re.compile(r"\s*\(send force: true[^)]*\)")
+KIND_NAMES = {"invader": "invader card", "fear": "fear card", "blight": "blight card",
+              "command": "command tag"}
 
 
 @dataclass(frozen=True)
@@ -60,9 +62,6 @@ def plan_read(uid: str, tag: dict[str, Any] | None, state: dict[str, Any] | None
                         {"cmd": "next_blight_card", "card": card})
     return ReadPlan("show", f"{name} ({KIND_NAMES[kind]}). Nothing to do with it just now.")
 
-
-KIND_NAMES = {"invader": "invader card", "fear": "fear card", "blight": "blight card",
-              "command": "command tag"}
 
 
 def forceable(error: str) -> str | None:

@@ -1,0 +1,176 @@
+"""The card reader in the app, end to end: the emulator on a pseudo-terminal, the real reader
+thread, the app's window. Cards laid on the reader act like taps (and undo like taps), the
+enrolment screen maps tags to cards, and a pulled cable is shown and recovered from."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.reader.emulator import ReaderEmulator
+
+from .harness import Harness
+from .test_whole_games_ui import assert_table_shows_state
+
+pytestmark = pytest.mark.ui
+
+TAG_A = "04497622D93881"
+TAG_B = "E63AE5D5"
+TAG_C = "04A1B2C3D4E5F6"
+UNKNOWN = "0411223344556677889900"[:14]
+
+
+@pytest.fixture
+def reader_and_app(tmp_path: Path) -> Iterator[tuple[ReaderEmulator, Harness]]:
+    """A PN532 emulator behind a stable link, and the app set to read it."""
+    device = ReaderEmulator("pn532", link=tmp_path / "rfid-reader")
+    device.start()
+    (tmp_path / "companion.ini").write_text(
+        f"[reader]\nport = {device.port}\nfamily = pn532\nline_pattern = \n")
+    harness = Harness(tmp_path / "games.db")
+    try:
+        wait_until(harness, lambda: "pn532 on" in harness.app.reader_status)
+        yield device, harness
+    finally:
+        harness.close()
+        device.close()
+
+
+def wait_until(ui: Harness, condition: Callable[[], Any], timeout: float = 8.0) -> None:
+    """Draw frames (the reader's events reach the app on Kivy's clock) until `condition`."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the app did not get there in time"
+        ui.frames(1)
+        time.sleep(0.01)
+
+
+def lay_and_lift(device: ReaderEmulator, ui: Harness, uid: str,
+                 condition: Callable[[], Any]) -> None:
+    device.lay(uid)
+    wait_until(ui, condition)
+    device.lift(uid)
+    ui.frames(2)  # what followed (a popup closing) is drawn
+
+
+def enrol(ui: Harness, uid: str, kind: str, card: str) -> None:
+    assert ui.app.service_call({"cmd": "tag_enrol", "uid": uid, "kind": kind,
+                                "card": card})["ok"]
+
+
+def physical_game(ui: Harness) -> None:
+    assert ui.app.send({"cmd": "new_game", "players": 2, "deck": "physical", "seed": 5})
+    ui.app.show("table")
+    ui.frames(3)
+
+
+def test_a_card_is_enrolled_by_laying_it_on_the_reader_and_tapping_its_name(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    ui.tap_id("tags")
+    screen = ui.screen
+    assert "Lay a card on the reader" in screen.status_text
+    lay_and_lift(device, ui, TAG_A, lambda: screen.uid == TAG_A)
+    assert "not enrolled yet" in screen.status_text
+    ui.tap(button_for(ui, "I-jungle"))
+    tags = ui.app.service_call({"cmd": "tags"})["tags"]
+    assert [(t["uid"], t["card"]) for t in tags] == [(TAG_A, "I-jungle")]
+    assert screen.progress_text.startswith("1 of ")
+    assert "Jungle" in screen.status_text
+
+    # The same tag tapped onto another card asks first.
+    ui.tap(button_for(ui, "I-sands"))
+    popup = ui.popup()
+    assert popup is not None and "Make it Sands" in popup.message
+    popup.confirm()
+    ui.frames(2)
+    tags = ui.app.service_call({"cmd": "tags"})["tags"]
+    assert [(t["uid"], t["card"]) for t in tags] == [(TAG_A, "I-sands")]
+
+
+def button_for(ui: Harness, card: str) -> Any:
+    """The enrolment screen's button for `card` (the list builds buttons as they scroll in)."""
+    cards = ui.screen.ids.cards
+    index = next(i for i, row in enumerate(cards.data) if row["card"] == card)
+    cards.scroll_y = 1 - index / max(len(cards.data) - 1, 1)
+    ui.frames(3)
+    return next(view for view in cards.children[0].children if view.card == card)
+
+
+def test_a_card_laid_at_the_explore_step_is_turned_over_like_a_tap_and_undone_like_one(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    physical_game(ui)
+    assert ui.popup() is not None  # the picker asks for the card turned over
+    card = ui.state["invader"]["candidates"][0]
+    enrol(ui, TAG_B, "invader", card)
+    lay_and_lift(device, ui, TAG_B, lambda: ui.state["invader"]["explore"])
+    assert ui.state["invader"]["explore"] == [card]
+    assert ui.popup() is None  # the card the picker wanted has been read
+    name = ui.app.service_call({"cmd": "tag_lookup", "uid": TAG_B})["tag"]["name"]
+    assert name in ui.app.read_message
+    assert_table_shows_state(ui)
+    ui.tap_id("undo")
+    assert not ui.state["invader"]["explore"]
+
+
+def test_a_card_out_of_the_expected_order_asks_before_it_is_taken(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    physical_game(ui)
+    ui.popup().dismiss()
+    ui.frames(2)
+    stage_three = next(c["id"] for c in ui.app.catalogue["invader_cards"] if c["stage"] == 3)
+    enrol(ui, TAG_C, "invader", stage_three)
+    lay_and_lift(device, ui, TAG_C, lambda: ui.popup() is not None)
+    question = ui.popup()
+    assert "stage III" in question.message and "anyway" in question.message
+    assert not ui.state["invader"]["explore"]  # nothing changed before the answer
+    question.confirm()
+    ui.frames(2)
+    assert ui.state["invader"]["explore"] == [stage_three]
+
+
+def test_an_unknown_tag_offers_enrolment_and_leads_to_the_enrolment_screen(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    lay_and_lift(device, ui, UNKNOWN, lambda: ui.popup() is not None)
+    offer = ui.popup()
+    assert UNKNOWN in offer.message
+    offer.confirm()
+    ui.frames(3)
+    assert ui.app.screens.current == "tags"
+    assert ui.screen.uid == UNKNOWN
+
+
+def test_a_card_read_elsewhere_only_says_what_it_is(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    enrol(ui, TAG_A, "invader", "I-jungle")
+    lay_and_lift(device, ui, TAG_A, lambda: ui.app.read_message)
+    assert "Jungle" in ui.app.read_message
+    assert ui.app.game_state == {}  # nothing was started or changed
+    ui.tap(ui.app.root.ids.read_message)
+    assert ui.app.read_message == ""
+
+
+def test_a_pulled_cable_is_shown_and_the_reader_comes_back_by_itself(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    device.unplug()
+    wait_until(ui, lambda: "disconnected" in ui.app.notice)
+    assert "disconnected" in ui.app.reader_status
+    device.replug()
+    wait_until(ui, lambda: "pn532 on" in ui.app.reader_status, timeout=12.0)
+    assert ui.app.notice == ""
+    enrol(ui, TAG_A, "command", "done")
+    physical_game(ui)
+    ui.popup().dismiss()
+    ui.frames(2)
+    ui.app.send({"cmd": "reveal", "card": ui.state["invader"]["candidates"][0]})
+    step = ui.state["step"]
+    lay_and_lift(device, ui, TAG_A, lambda: ui.state["step"] != step)  # a "done" tag
