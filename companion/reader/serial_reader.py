@@ -493,6 +493,9 @@ class _Pn532:
             try:
                 answer = self.exchange(IN_LIST_PASSIVE_TARGET, ONE_TYPE_A_TARGET)
                 targets = parse_passive_targets(answer)
+                now = reader._clock()
+                for target in targets:  # reported before the RF-off exchange: no waiting
+                    reader._report("pn532", tracker.sighted(uid_hex(target.uid), now))
                 # RF off after each poll, so a card left lying is found again on the next one.
                 self.exchange(RF_CONFIGURATION, RF_FIELD_OFF)
             except CodecError as error:
@@ -511,9 +514,6 @@ class _Pn532:
                     failures = 0
             else:
                 failures = 0
-                now = reader._clock()
-                for target in targets:
-                    reader._report("pn532", tracker.sighted(uid_hex(target.uid), now))
             reader._expire_all()
             reader._wait(reader.settings.poll_interval)
 
