@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -65,13 +65,34 @@ def _remember_current_game(db: Database) -> None:
     db.table("meta").create({"key": str, "value": str}, pk="key")
 
 
+@migrations(name="0003_tags")
+def _create_tag_registry(db: Database) -> None:
+    # What each RFID tag under a card means. Not part of any game: the registry belongs to the
+    # table's cards and outlives every game played with them.
+    db.table("tags").create(
+        {"uid": str, "kind": str, "card": str, "enrolled_at": str},
+        pk="uid",
+        not_null={"kind", "card", "enrolled_at"},
+    )
+
+
 SCHEMA_VERSION = len(migrations._migrations)
-OUR_TABLES = {"games", "commands", "snapshots", "meta", Migrations.migrations_table}
+OUR_TABLES = {"games", "commands", "snapshots", "meta", "tags", Migrations.migrations_table}
 CURRENT_GAME = "current_game"
 
 
 class StoreError(Exception):
     """A problem with the database a person can act on; the message names the file."""
+
+
+class TagsInUse(StoreError):
+    """An import would give tags already enrolled a new meaning; nothing was written."""
+
+    def __init__(self, uids: list[str], location: str) -> None:
+        super().__init__(f"{len(uids)} tag(s) are already enrolled to other cards in "
+                         f"{location}: {', '.join(uids)}")
+        self.uids = uids
+        """The tags in question, in the order they were given."""
 
 
 @dataclass(frozen=True)
@@ -249,6 +270,51 @@ class GameStore:
                 {"game_id": game_id, "seq": i, "command": json.dumps(c), "at": at}
                 for i, c in enumerate(log, start=1))
         return game_id
+
+    # --- the tag registry -------------------------------------------------------------------
+
+    def enrol_tag(self, uid: str, kind: str, card: str) -> None:
+        """Give a tag its meaning, replacing any it had."""
+        with self._writing("the tag"):
+            self.db.table("tags").upsert({"uid": uid, "kind": kind, "card": card,
+                                          "enrolled_at": self._clock().isoformat()}, pk="uid")
+
+    def forget_tag(self, uid: str) -> None:
+        with self._writing("forgetting the tag"):
+            self.db.execute("DELETE FROM tags WHERE uid = ?", [uid])
+
+    def replace_tags(self, mapping: Mapping[str, Mapping[str, str]],
+                     replace_existing: bool) -> int:
+        """Enrol many tags (uid → {"kind", "card"}) in one transaction: all of them or none.
+
+        A tag already enrolled to the same card keeps its row. One enrolled to another card is
+        re-enrolled when `replace_existing`, else TagsInUse is raised and nothing is written.
+        Returns how many tags changed meaning.
+        """
+        at = self._clock().isoformat()
+        with self._writing("the tags"):
+            current = self.tags()
+            writes = [uid for uid, meaning in mapping.items() if uid not in current or (
+                current[uid]["kind"], current[uid]["card"]) != (meaning["kind"], meaning["card"])]
+            changed = [uid for uid in writes if uid in current]
+            if changed and not replace_existing:
+                raise TagsInUse(changed, self.location)
+            self.db.table("tags").upsert_all(
+                ({"uid": uid, "kind": mapping[uid]["kind"], "card": mapping[uid]["card"],
+                  "enrolled_at": at} for uid in writes), pk="uid")
+        return len(changed)
+
+    def tag(self, uid: str) -> dict[str, str] | None:
+        """A tag's {"kind", "card", "enrolled_at"}, or None when it is not enrolled."""
+        row = self.db.execute("SELECT kind, card, enrolled_at FROM tags WHERE uid = ?",
+                              [uid]).fetchone()
+        return {"kind": row[0], "card": row[1], "enrolled_at": row[2]} if row else None
+
+    def tags(self) -> dict[str, dict[str, str]]:
+        """Every enrolled tag, uid → {"kind", "card", "enrolled_at"}, by uid."""
+        return {uid: {"kind": kind, "card": card, "enrolled_at": at}
+                for uid, kind, card, at in self.db.execute(
+                    "SELECT uid, kind, card, enrolled_at FROM tags ORDER BY uid")}
 
     # --- reading ----------------------------------------------------------------------------
 
