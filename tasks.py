@@ -29,6 +29,10 @@ STAMP = VENV / ".installed-from"
 # screenshots a virtual X server (Xvfb) with Mesa's software OpenGL, which Kivy's SDL2 opens.
 APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "libegl1",
                 "libmtdev1"]
+# Card-reader clients the emulator's tests run, installed without their dependencies: those
+# would pull in Blinka's hardware layer (pyftdi, sysv_ipc, ...) and spidev, none of which the
+# tests use (tests/reader/conftest.py stands in for the few CircuitPython names imported).
+NO_DEPS_TEST_PACKAGES = ["adafruit-circuitpython-pn532==2.4.9", "pn532pi==1.7"]
 
 
 def say(message: str) -> None:
@@ -78,7 +82,8 @@ def setup() -> None:
     # The system python's venv needs python3-venv on Debian; a pyenv or venv python has it.
     needed = [p for p in missing_apt_packages() if p != "python3-venv" or not venv_works()]
     install_apt(needed)
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()
+                            + " ".join(NO_DEPS_TEST_PACKAGES).encode()).hexdigest()
     if not STAMP.exists() or STAMP.read_text().strip() != wanted \
             or not (BIN / "companion").exists():
         install(wanted)
@@ -92,6 +97,7 @@ def install(wanted: str) -> None:
     say("installing the companion and its test tools into .venv")
     sh(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     sh(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]")
+    sh(BIN / "python", "-m", "pip", "install", "--quiet", "--no-deps", *NO_DEPS_TEST_PACKAGES)
     STAMP.write_text(wanted)
 
 
@@ -127,7 +133,7 @@ def test(args: list[str]) -> int:
 def bench(args: list[str]) -> int:
     setup()
     for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store",
-                   "tests.benchmarks.bench_ui"):
+                   "tests.benchmarks.bench_ui", "tests.benchmarks.bench_reader"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
         if code != 0:
             return code
