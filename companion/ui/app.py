@@ -216,6 +216,9 @@ class CompanionApp(App):
         if self.screens.has_screen("table"):
             self.screens.get_screen("table").stop_timer()
         self.dispatch("on_stop")  # kv's `app` forgets this app when it stops
+        # Kivy keeps one settings object named "app" per process and hands it to the next app;
+        # unnamed, it goes with this app, and the next reads its own companion.ini.
+        self.config.name = ""
         if self.root is not None:
             Window.remove_widget(self.root)
         App._running_app = None
