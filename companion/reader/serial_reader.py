@@ -278,7 +278,7 @@ class SerialReader:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._trackers: dict[str, PresenceTracker] = {}
-        self.family = settings.family if settings.family != "auto" else "auto"
+        self.family = settings.family  # "auto" until the reader says what it is
         self.port = settings.port
         self.connected = False
 
@@ -296,6 +296,13 @@ class SerialReader:
             self._thread.join(timeout)
 
     @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def now(self) -> float:
+        return self._clock()
+
+    @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
@@ -309,7 +316,8 @@ class SerialReader:
         except Exception:  # the app's bug must not kill the reader
             log.exception("the reader's event handler failed on %s", reported)
 
-    def _wait(self, seconds: float) -> None:
+    def wait(self, seconds: float) -> None:
+        """Sleep, or raise Stopped as soon as the reader is asked to stop."""
         if self._stop.wait(seconds):
             raise Stopped
 
@@ -407,14 +415,14 @@ class SerialReader:
             self._trackers[family] = PresenceTracker(removal, self.settings.cooldown)
         return self._trackers[family]
 
-    def _report(self, family: str, changes: list[Change]) -> None:
+    def report(self, family: str, changes: list[Change]) -> None:
         for change in changes:
             self._emit(change.event, uid=change.uid, family=family)
 
-    def _expire_all(self) -> None:
+    def expire_all(self) -> None:
         now = self._clock()
         for family, tracker in self._trackers.items():
-            self._report(family, tracker.expire(now))
+            self.report(family, tracker.expire(now))
 
     def _next_deadline(self, default: float) -> float:
         deadlines = [d for t in self._trackers.values() if (d := t.next_deadline()) is not None]
@@ -443,8 +451,8 @@ class SerialReader:
                     changes = tracker.lifted(read.uid, now)
                 else:
                     changes = tracker.sighted(read.uid, now)
-                self._report(family, changes)
-            self._expire_all()
+                self.report(family, changes)
+            self.expire_all()
             if auto and self._clock() >= switch_at:
                 bauds.reverse()
                 line.set_baudrate(bauds[0])
@@ -469,7 +477,7 @@ class _Pn532:
         port = self.line.port
         for attempt in (1, 2):  # the first wake-up after power-on is often missed
             self.line.write(PN532_WAKE)
-            self.reader._wait(0.005)
+            self.reader.wait(0.005)
             try:
                 self.exchange(SAM_CONFIGURATION, SAM_NORMAL_MODE)
                 break
@@ -493,9 +501,9 @@ class _Pn532:
             try:
                 answer = self.exchange(IN_LIST_PASSIVE_TARGET, ONE_TYPE_A_TARGET)
                 targets = parse_passive_targets(answer)
-                now = reader._clock()
+                now = reader.now()
                 for target in targets:  # reported before the RF-off exchange: no waiting
-                    reader._report("pn532", tracker.sighted(uid_hex(target.uid), now))
+                    reader.report("pn532", tracker.sighted(uid_hex(target.uid), now))
                 # RF off after each poll, so a card left lying is found again on the next one.
                 self.exchange(RF_CONFIGURATION, RF_FIELD_OFF)
             except CodecError as error:
@@ -514,8 +522,8 @@ class _Pn532:
                     failures = 0
             else:
                 failures = 0
-            reader._expire_all()
-            reader._wait(reader.settings.poll_interval)
+            reader.expire_all()
+            reader.wait(reader.settings.poll_interval)
 
     def exchange(self, code: int, params: bytes = b"",
                  timeout: float = ANSWER_TIMEOUT_S) -> bytes:
@@ -537,7 +545,7 @@ class _Pn532:
                code: int) -> Pn532Frame:
         deadline = time.monotonic() + timeout
         while True:
-            if self.reader._stop.is_set():
+            if self.reader.stopping:
                 raise Stopped
             item = self.line.next_item(deadline - time.monotonic())
             if item is None:
