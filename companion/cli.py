@@ -12,6 +12,7 @@ from . import __version__
 from .bootstrap import build_service
 from .driver import ScriptDriver, run_script
 from .reader.cli import add_reader_commands, run_reader_command
+from .rules.cli import add_rules_commands, run_rules_command
 from .store import StoreError, default_database_path
 
 
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="save every acknowledged command to this SQLite file and resume "
                         "its unfinished game on start")
     add_reader_commands(commands)
+    add_rules_commands(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
@@ -42,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         from .ui.launch import run_app
 
         return run_app(args.db or default_database_path())
+    if args.command == "rules":
+        return run_rules_command(args)
     if args.command == "reader":
         return run_reader_command(args, lambda command: _one_command(args.db, command))
     db_path = args.script_db or args.db

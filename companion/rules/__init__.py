@@ -1,0 +1,1 @@
+"""Quick rules lookup: the own-words corpus in English, German and French, and its search."""

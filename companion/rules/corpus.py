@@ -1,0 +1,116 @@
+"""The rules corpus: entries in English, German and French, read from the TOML files in data/.
+
+Pure: reading and checking files, no SQLite (search.py builds the index from what this returns).
+The three languages hold the same entries; an entry missing from one language, a link to an
+entry that does not exist or a file that does not parse is a `CorpusError` naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+LANGUAGES = ("en", "de", "fr")
+REQUIRED = ("id", "title", "body")
+LISTS = ("keywords", "synonyms", "related", "steps")
+
+
+class CorpusError(ValueError):
+    """The corpus files are not usable; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    lang: str
+    title: str
+    body: str
+    keywords: tuple[str, ...] = ()
+    synonyms: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()
+    source: str = ""
+    steps: tuple[str, ...] = ()
+    topic: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "lang": self.lang, "title": self.title, "body": self.body,
+                "keywords": list(self.keywords), "synonyms": list(self.synonyms),
+                "related": list(self.related), "source": self.source,
+                "steps": list(self.steps), "topic": self.topic}
+
+
+Corpus = dict[str, dict[str, Entry]]
+"""Language → entry id → entry, in file order."""
+
+
+def corpus_files(data_dir: Path = DATA_DIR) -> list[Path]:
+    return sorted(path for lang in LANGUAGES for path in (data_dir / lang).glob("*.toml"))
+
+
+def corpus_fingerprint(data_dir: Path = DATA_DIR) -> str:
+    """Changes whenever a corpus file does (the search index is rebuilt then)."""
+    digest = hashlib.sha256()
+    for path in corpus_files(data_dir):
+        digest.update(str(path.relative_to(data_dir)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def load_corpus(data_dir: Path = DATA_DIR) -> Corpus:
+    corpus: Corpus = {lang: {} for lang in LANGUAGES}
+    for path in corpus_files(data_dir):
+        lang = path.parent.name
+        for entry in _read_file(path, lang):
+            if entry.id in corpus[lang]:
+                raise CorpusError(f"{path}: entry {entry.id!r} is also in "
+                                  f"{corpus[lang][entry.id].topic}.toml")
+            corpus[lang][entry.id] = entry
+    _check_languages_agree(corpus)
+    _check_links(corpus)
+    return corpus
+
+
+def _read_file(path: Path, lang: str) -> list[Entry]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise CorpusError(f"{path}: {error}") from None
+    entries = []
+    for number, raw in enumerate(data.get("entry", []), start=1):
+        where = f"{path}, entry {number} ({raw.get('id', 'no id')})"
+        missing = [key for key in REQUIRED if not str(raw.get(key, "")).strip()]
+        if missing:
+            raise CorpusError(f"{where}: missing {', '.join(missing)}")
+        for key in LISTS:
+            value = raw.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise CorpusError(f"{where}: {key} must be a list of texts")
+        entries.append(Entry(
+            id=raw["id"], lang=lang, title=raw["title"].strip(), body=raw["body"].strip(),
+            keywords=tuple(raw.get("keywords", [])), synonyms=tuple(raw.get("synonyms", [])),
+            related=tuple(raw.get("related", [])), source=str(raw.get("source", "")),
+            steps=tuple(raw.get("steps", [])), topic=path.stem))
+    return entries
+
+
+def _check_languages_agree(corpus: Corpus) -> None:
+    ids = {lang: set(entries) for lang, entries in corpus.items()}
+    every = set().union(*ids.values())
+    for lang, present in ids.items():
+        missing = sorted(every - present)
+        if missing:
+            raise CorpusError(f"the {lang} corpus lacks {', '.join(missing[:5])}"
+                              + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""))
+
+
+def _check_links(corpus: Corpus) -> None:
+    for lang, entries in corpus.items():
+        for entry in entries.values():
+            broken = [link for link in entry.related if link not in entries]
+            if broken:
+                raise CorpusError(f"{lang}/{entry.topic}.toml, {entry.id}: related "
+                                  f"{', '.join(broken)} do not exist")
