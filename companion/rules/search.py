@@ -8,8 +8,9 @@
   (symmetric deletes, prepared once per index).
 - Each entry carries its title in the other two languages as synonyms, so "blight" typed in
   the German interface finds the Ödnis entry.
-- Title matches come before keyword and synonym matches, and those before body matches; within
-  a tier, bm25 with the title weighted most.
+- Title matches come before keyword and synonym matches, and those before body matches. Among
+  title matches an exact title comes first, then shorter titles; elsewhere bm25 orders, with
+  the title weighted most.
 
 The index is built from the corpus files into a small SQLite file in the user's cache folder
 and rebuilt when a corpus file changes (their fingerprint is stored with it).
@@ -34,6 +35,7 @@ COLUMNS = ("title", "keywords", "synonyms", "body")
 WEIGHTS = "10.0, 4.0, 3.0, 1.0"
 TIERS = ("title", "keywords synonyms", "body")  # searched in this order; earlier tiers rank first
 SNIPPET_WORDS = 14
+TIER_ROWS = 50  # rows taken from each tier before it is ordered and cut to the limit
 SHORTEST_TYPO_WORD = 4  # shorter words have too many neighbours one letter away
 
 
@@ -143,14 +145,28 @@ class RulesIndex:
         expression = " AND ".join(term for term in terms if term)
         hits: list[Hit] = []
         seen: set[str] = set()
+        typed = " ".join(words(query))
         for columns in TIERS:
-            for hit in self._match(f"{{{columns}}} : ({expression})", lang, limit):
-                if hit.id not in seen:
-                    seen.add(hit.id)
-                    hits.append(hit)
+            tier = [hit for hit in self._match(f"{{{columns}}} : ({expression})", lang,
+                                               max(limit, TIER_ROWS)) if hit.id not in seen]
+            # bm25 weighs the whole entry's length: within a tier the entry named exactly by
+            # the words typed comes first, and among title matches the shorter titles.
+            if columns == TIERS[0]:
+                tier.sort(key=lambda hit: (not self._named(hit.id, lang, typed, titles=True),
+                                           len(hit.title)))
+            elif columns == TIERS[1]:
+                tier.sort(key=lambda hit: not self._named(hit.id, lang, typed, titles=False))
+            seen.update(hit.id for hit in tier)
+            hits.extend(tier)
             if len(hits) >= limit:
                 break
         return hits[:limit]
+
+    def _named(self, entry_id: str, lang: str, typed: str, titles: bool) -> bool:
+        """The words typed are the entry's title (or one of its keywords or synonyms)."""
+        entry = self.corpus[lang][entry_id]
+        names = (entry.title,) if titles else (*entry.keywords, *entry.synonyms)
+        return any(" ".join(words(name)) == typed for name in names)
 
     def _term(self, word: str) -> str | None:
         """The FTS expression for one typed word: a prefix, or its one-typo neighbours; None

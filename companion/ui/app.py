@@ -46,6 +46,7 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "end": (screens.EndScreen, "end.kv"),
     "history": (screens.HistoryScreen, "history.kv"),
     "tags": (screens.TagsScreen, "tags.kv"),
+    "rules": (screens.RulesScreen, "rules.kv"),
 }
 BUILT_AHEAD = "table"  # built right after the first frame: the screen the evening is spent on
 
@@ -129,6 +130,7 @@ class CompanionApp(App):
         self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
         self._building_ahead: Any = None
         self.reader_link = ReaderLink(self)
+        self._rules_index: Any = None
 
     # --- configuration ---
 
@@ -266,6 +268,26 @@ class CompanionApp(App):
 
     def dismiss_read_message(self) -> None:
         self.read_message = ""
+
+    def rules_index(self) -> Any:
+        """The rules search, opened the first time it is needed (its index is cached on disk)."""
+        if self._rules_index is None:
+            from ..rules.search import RulesIndex
+
+            self._rules_index = RulesIndex.open()
+        return self._rules_index
+
+    def rules_for_step(self) -> None:
+        """The table's "?": the rules entries for the step the game is in."""
+        state = self.game_state
+        rules = self.screen("rules")
+        rules.return_to = self.screens.current
+        if state:
+            entries = self.rules_index().for_step(state["phase"], state["step"], rules.lang)
+            rules.list_entries(entries)
+            if len(entries) == 1:
+                rules.open_entry(entries[0].id)
+        self.show("rules")
 
     def enrol_tag(self, uid: str) -> None:
         """Open the enrolment screen on a tag just read."""

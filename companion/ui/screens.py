@@ -7,6 +7,7 @@ service answers only once the command is on disk.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
@@ -19,6 +20,7 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -694,3 +696,94 @@ def tag_cards(kind: str) -> list[tuple[str, str]]:
 
     cards = list(TAG_COMMANDS) if kind == "command" else known_cards()[kind]
     return [(card, card_name(TagMeaning(kind, card))) for card in cards]
+
+
+# --- rules ----------------------------------------------------------------------------------------
+
+KEY_ACTIONS: dict[str, Callable[[str], str]] = {
+    "Del": lambda text: text[:-1], "Space": lambda text: text + " ", "Clear": lambda text: ""}
+
+
+class RulesScreen(Screen):
+    """Search the rules as you type; read an entry, follow its links, go back."""
+
+    query = StringProperty("")
+    """What is typed in the search box."""
+    lang = StringProperty("en")
+    """The language of the entries shown."""
+    entry_id = StringProperty("")
+    """The entry being read, or empty while the results are shown."""
+    entry_title = StringProperty("")
+    """The open entry's title."""
+    entry_body = StringProperty("")
+    """The open entry's text."""
+    show_keys = BooleanProperty(True)
+    """The letter keys are shown while searching (not while reading an entry)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._history: list[str] = []
+        self.return_to = "home"
+
+    def on_query(self, *_: Any) -> None:
+        if self.ids.query.text != self.query:
+            self.ids.query.text = self.query
+        self.entry_id = ""
+        self._history.clear()
+        self.search()
+
+    def on_lang(self, *_: Any) -> None:
+        if self.entry_id:
+            self._show(self.entry_id)
+        self.search()
+
+    def on_entry_id(self, *_: Any) -> None:
+        self.show_keys = not self.entry_id
+
+    def search(self) -> None:
+        hits = app().rules_index().search(self.query, self.lang) if self.query.strip() else []
+        self.ids.results.data = [{"text": f"{hit.title}\n{hit.snippet}", "entry_id": hit.id}
+                                 for hit in hits]
+
+    def list_entries(self, entries: list[Any]) -> None:
+        """Show these entries as the results (the help for a step)."""
+        self.query = ""
+        self.ids.results.data = [{"text": f"{entry.title}\n{entry.body[:90]}…",
+                                  "entry_id": entry.id} for entry in entries]
+
+    def type_key(self, key: str) -> None:
+        action = KEY_ACTIONS.get(key)
+        self.query = action(self.query) if action else self.query + key
+
+    def open_entry(self, entry_id: str) -> None:
+        if self.entry_id:
+            self._history.append(self.entry_id)
+        self._show(entry_id)
+
+    def _show(self, entry_id: str) -> None:
+        entry = app().rules_index().entry(entry_id, self.lang)
+        if entry is None:
+            return
+        self.entry_id, self.entry_title, self.entry_body = entry.id, entry.title, entry.body
+        related = self.ids.related
+        related.clear_widgets()
+        for link in entry.related:
+            target = app().rules_index().entry(link, self.lang)
+            if target is not None:
+                related.add_widget(RelatedLink(text=target.title, entry_id=link))
+
+    def go_back(self) -> None:
+        """Back to the previous entry, then to the results, then to where the players were."""
+        if self._history:
+            self._show(self._history.pop())
+        elif self.entry_id:
+            self.entry_id = ""
+        else:
+            app().show(self.return_to)
+
+
+class RelatedLink(Button):
+    """A link from an entry to a related one."""
+
+    entry_id = StringProperty("")
+    """The entry it opens."""
