@@ -90,11 +90,18 @@ def _read_file(path: Path, lang: str) -> list[Entry]:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise CorpusError(f"{where}: {key} must be a list of texts")
         entries.append(Entry(
-            id=raw["id"], lang=lang, title=raw["title"].strip(), body=raw["body"].strip(),
+            id=raw["id"], lang=lang, title=raw["title"].strip(), body=paragraphs(raw["body"]),
             keywords=tuple(raw.get("keywords", [])), synonyms=tuple(raw.get("synonyms", [])),
             related=tuple(raw.get("related", [])), source=str(raw.get("source", "")),
             steps=tuple(raw.get("steps", [])), topic=path.stem))
     return entries
+
+
+def paragraphs(text: str) -> str:
+    """The files wrap lines for the editor; the screen wraps them itself. A blank line stays a
+    paragraph break."""
+    blocks = [" ".join(block.split()) for block in text.strip().split("\n\n")]
+    return "\n\n".join(block for block in blocks if block)
 
 
 def _check_languages_agree(corpus: Corpus) -> None:

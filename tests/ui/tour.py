@@ -83,6 +83,16 @@ def stops(ui: Harness) -> Iterator[str]:
     app.read_message = "Card read: Jungle (stage I)"
     ui.frames(3)
     yield "tags-enrolled"
+    app.read_message = ""
+    app.show("rules")
+    ui.screen.query = "blight"
+    ui.frames(3)
+    yield "rules-results"
+    ui.screen.open_entry("blight")
+    ui.frames(3)
+    yield "rules-entry"
+    app.show("home")
+    ui.frames(2)
     app.open_settings()
     ui.frames(4)
     yield "settings"
