@@ -25,11 +25,13 @@ from kivy.properties import (
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
+from .. import i18n
 from ..driver import ScriptDriver
 from ..service import GameService
 from . import screens, widgets  # noqa: F401  (widgets: its classes are named in the kv files)
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
+from .translator import tr
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +52,15 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
 }
 BUILT_AHEAD = "table"  # built right after the first frame: the screen the evening is spent on
 
+LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
+
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 
 SETTINGS = [
     {"type": "title", "title": "Table"},
-    {"type": "options", "title": "Language", "desc": "German and French follow with the "
-     "rules lookup", "section": "companion", "key": "language", "options": ["English"]},
+    {"type": "options", "title": "Language", "desc": "The app's texts and the rules entries "
+     "(Deutsch, Français)", "section": "companion", "key": "language",
+     "options": list(i18n.LANGUAGES.values())},
     {"type": "options", "title": "Text size", "desc": "Larger text shrinks only where a box "
      "is full", "section": "companion", "key": "text_size",
      "options": list(TEXT_SCALES)},
@@ -152,6 +157,21 @@ class CompanionApp(App):
         elif section == "reader":
             self.apply_reader_settings()
 
+    def switch_language(self, lang: str) -> None:
+        """Every screen in `lang` at once: the layouts' texts through their bindings, the
+        texts worked out in Python by refreshing what is built."""
+        if lang == i18n.language():
+            return
+        tr.switch(lang)
+        if not hasattr(self, "screens"):
+            return  # before the first build: the layouts come up in the new language
+        if self.screens.has_screen("rules"):
+            self.screens.get_screen("rules").lang = lang
+        if self.screens.has_screen("table") and self.game_state:
+            self.screens.get_screen("table").refresh(self.game_state, [])
+        if self.screens.has_screen("home"):
+            self.screens.get_screen("home").refresh()
+
     def apply_reader_settings(self) -> None:
         section = self.config["reader"]
         self.reader_link.configure(section.get("port", "off"), section.get("family", "auto"),
@@ -159,6 +179,7 @@ class CompanionApp(App):
 
     def apply_settings(self) -> None:
         section = self.config["companion"]
+        self.switch_language(LANGUAGE_CODES.get(section.get("language", ""), "en"))
         self.text_scale = TEXT_SCALES.get(section.get("text_size", "normal"), 1.0)
         theme = THEMES.get(section.get("theme", "dark"), THEMES["dark"])
         self.colours = {role: rgba(colour) for role, colour in theme.items()}

@@ -10,55 +10,50 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import N_, _
 from ..model.cards import ALL_CARDS, TERRAIN_NAMES
 from .theme import TERRAIN_COLOURS, text_colour_on
 
 PHASE_NAMES = {
-    "setup": "Setup",
-    "spirit": "Spirit phase",
-    "fast": "Fast powers",
-    "invader": "Invader phase",
-    "slow": "Slow powers",
-    "time_passes": "Time passes",
-    "over": "Game over",
+    "setup": N_("Setup"),
+    "spirit": N_("Spirit phase"),
+    "fast": N_("Fast powers"),
+    "invader": N_("Invader phase"),
+    "slow": N_("Slow powers"),
+    "time_passes": N_("Time passes"),
+    "over": N_("Game over"),
 }
 
 STEP_NAMES = {
-    "royal_backing": "Royal Backing",
-    "initial_explore": "Initial explore",
-    "growth": "Growth",
-    "gain_energy": "Gain energy",
-    "play_cards": "Choose and pay for cards",
-    "fast_powers": "Fast powers",
-    "blighted_island": "Blighted Island",
-    "event": "Event",
-    "fear": "Fear",
-    "high_immigration": "High Immigration",
-    "escalation": "Escalation",
-    "ravage": "Ravage",
-    "build": "Build",
-    "explore": "Explore",
-    "advance": "Advance invader cards",
-    "slow_powers": "Slow powers",
-    "time_passes": "Time passes",
-    "over": "Game over",
+    "royal_backing": N_("Royal Backing"),
+    "initial_explore": N_("Initial explore"),
+    "growth": N_("Growth"),
+    "gain_energy": N_("Gain energy"),
+    "play_cards": N_("Choose and pay for cards"),
+    "fast_powers": N_("Fast powers"),
+    "blighted_island": N_("Blighted Island"),
+    "event": N_("Event"),
+    "fear": N_("Fear"),
+    "high_immigration": N_("High Immigration"),
+    "escalation": N_("Escalation"),
+    "ravage": N_("Ravage"),
+    "build": N_("Build"),
+    "explore": N_("Explore"),
+    "advance": N_("Advance invader cards"),
+    "slow_powers": N_("Slow powers"),
+    "time_passes": N_("Time passes"),
+    "over": N_("Game over"),
 }
 
 BLIGHT_SIDES = {
-    "healthy": "Healthy Island",
-    "still_healthy": "Still-Healthy Island",
-    "blighted": "Blighted Island",
+    "healthy": N_("Healthy Island"),
+    "still_healthy": N_("Still-Healthy Island"),
+    "blighted": N_("Blighted Island"),
 }
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 
 SLOTS = ("high_immigration", "ravage", "build", "explore")
-SLOT_NAMES = {
-    "high_immigration": "High Immigration",
-    "ravage": "Ravage",
-    "build": "Build",
-    "explore": "Explore",
-}
 
 
 @dataclass(frozen=True)
@@ -84,11 +79,11 @@ def card_face(card_id: str) -> CardFace:
     if card is None:  # a card id the app does not know: show it rather than fail
         return CardFace(card_id, card_id, "", ())
     chips = tuple(
-        TerrainChip(TERRAIN_NAMES[t], TERRAIN_COLOURS[t], text_colour_on(TERRAIN_COLOURS[t]))
+        TerrainChip(_(TERRAIN_NAMES[t]), TERRAIN_COLOURS[t], text_colour_on(TERRAIN_COLOURS[t]))
         for t in card.terrains
     )
-    stage = f"Stage {ROMAN[card.stage]}" if card.stage else ""
-    return CardFace(card.id, card.name, stage, chips)
+    stage = _("Stage {stage}").format(stage=ROMAN[card.stage]) if card.stage else ""
+    return CardFace(card.id, _(card.name), stage, chips)
 
 
 @dataclass(frozen=True)
@@ -128,38 +123,40 @@ class TableView:
 
 def stage_counts(stages: list[int]) -> str:
     counts = {stage: stages.count(stage) for stage in sorted(set(stages))}
-    parts = [f"{ROMAN.get(stage, '?')}×{n}" if stage else f"special×{n}"
+    parts = [f"{ROMAN.get(stage, '?')}×{n}" if stage else _("special×{count}").format(count=n)
              for stage, n in counts.items()]
-    return ", ".join(parts) if parts else "empty"
+    return ", ".join(parts) if parts else _("empty")
 
 
 def step_title(state: dict[str, Any]) -> str:
-    phase = PHASE_NAMES.get(state["phase"], state["phase"])
-    step = STEP_NAMES.get(state["step"], state["step"].replace("_", " ").capitalize())
+    phase = _(PHASE_NAMES.get(state["phase"], state["phase"]))
+    step = _(STEP_NAMES.get(state["step"], state["step"].replace("_", " ").capitalize()))
     if state["phase"] == "over":
-        return "Game over"
+        return _("Game over")
     if state["phase"] == "setup":
-        return f"Setup · {step}"
+        return _("Setup · {step}").format(step=step)
     if phase == step:
-        return f"Round {state['round']} · {phase}"
-    return f"Round {state['round']} · {phase} · {step}"
+        return _("Round {round} · {phase}").format(round=state["round"], phase=phase)
+    return _("Round {round} · {phase} · {step}").format(round=state["round"], phase=phase,
+                                                         step=step)
 
 
 def next_action(state: dict[str, Any]) -> Action:
     invader, fear, blight = state["invader"], state["fear"], state["blight"]
     if state["phase"] == "over":
-        return Action("end", "Score the game")
+        return Action("end", _("Score the game"))
     if blight.get("awaiting_card"):
-        return Action("next_blight_card", "Name the next blight card")
+        return Action("next_blight_card", _("Name the next blight card"))
     if invader["awaiting_reveal"]:
         if state["deck_mode"] == "physical":
-            return Action("reveal", "Name the card turned over")
-        return Action("next", "Turn over the card")
+            return Action("reveal", _("Name the card turned over"))
+        return Action("next", _("Turn over the card"))
     if fear["earned"] and state["step"] == "fear":
         if fear.get("card"):
-            return Action("resolve_fear", "Done: card resolved")
-        return Action("resolve_fear", f"Resolve fear card ({fear['earned']} waiting)")
-    return Action("next", "Done")
+            return Action("resolve_fear", _("Done: card resolved"))
+        return Action("resolve_fear",
+                      _("Resolve fear card ({waiting} waiting)").format(waiting=fear["earned"]))
+    return Action("next", _("Done"))
 
 
 def table_view(state: dict[str, Any]) -> TableView:
@@ -170,35 +167,38 @@ def table_view(state: dict[str, Any]) -> TableView:
         if invader.get(slot) is not None
     }
     discard = invader["discard"]
-    last = f" (top: {card_face(discard[-1]).name})" if discard else ""
+    last = _(" (top: {name})").format(name=card_face(discard[-1]).name) if discard else ""
     terror_level = state["terror_level"]
     named = fear.get("card")
     fear_card = ""
     if named and named.get("effect"):
-        fear_card = f"{named['name']} (terror level {ROMAN[terror_level]}): {named['effect']}"
+        fear_card = _("{name} (terror level {level}): {effect}").format(
+            name=named["name"], level=ROMAN[terror_level], effect=named["effect"])
     elif named:
         fear_card = named["name"]
     rituals = state.get("scenario") == "rituals-of-terror"
-    terror = f"Terror level {ROMAN.get(terror_level, 'IV')}"
+    terror = _("Terror level {level}").format(level=ROMAN.get(terror_level, "IV"))
     return TableView(
         title=step_title(state),
         prompt=state.get("prompt") or "",
         reminders=tuple(item["text"] for item in state.get("reminders", [])),
         slots=slots,
-        deck=f"Deck: {invader['deck_count']} ({stage_counts(invader['deck_stages'])})",
-        discard=f"Discard: {len(discard)}{last}",
-        fear_pool=f"Fear: {fear['pool']} of {fear['pool_size']} in the pool, {fear['generated']} "
-                  "generated",
-        fear_earned=f"Fear cards: {fear['earned']} earned and waiting, {fear['deck']} in the deck",
+        deck=_("Deck: {count} ({stages})").format(count=invader["deck_count"],
+                                                  stages=stage_counts(invader["deck_stages"])),
+        discard=_("Discard: {count}").format(count=len(discard)) + last,
+        fear_pool=_("Fear: {pool} of {size} in the pool, {generated} generated").format(
+            pool=fear["pool"], size=fear["pool_size"], generated=fear["generated"]),
+        fear_earned=_("Fear cards: {earned} earned and waiting, {deck} in the deck").format(
+            earned=fear["earned"], deck=fear["deck"]),
         fear_next_level=_next_level(fear, rituals),
         terror=terror,
-        victory=f"Victory: {state['victory_condition']}",
-        loss_conditions=tuple(f"Also lose: {item['text']}"
+        victory=_("Victory: {condition}").format(condition=state["victory_condition"]),
+        loss_conditions=tuple(_("Also lose: {condition}").format(condition=item["text"])
                               for item in state.get("loss_conditions", [])),
-        blight_side=BLIGHT_SIDES.get(blight["side"], blight["side"]),
+        blight_side=_(BLIGHT_SIDES.get(blight["side"], blight["side"])),
         blight_card=blight.get("name") or "",
-        blight_on_card=f"On the card: {blight['on_card']}",
-        blight_on_island=f"On the island: {blight['on_island']}",
+        blight_on_card=_("On the card: {count}").format(count=blight["on_card"]),
+        blight_on_island=_("On the island: {count}").format(count=blight["on_island"]),
         fear_card=fear_card,
         action=next_action(state),
         physical=state["deck_mode"] == "physical",
@@ -210,11 +210,13 @@ def table_view(state: dict[str, Any]) -> TableView:
 
 def _next_level(fear: dict[str, Any], rituals: bool) -> str:
     if rituals:
-        return "Terror rises with each ritual"
+        return _("Terror rises with each ritual")
     left = fear["cards_to_next_terror_level"]
     if left is None:
-        return "Last terror level: earn the rest to win"
-    return f"Next terror level in {left} fear card{'s' if left != 1 else ''}"
+        return _("Last terror level: earn the rest to win")
+    if left == 1:
+        return _("Next terror level in 1 fear card")
+    return _("Next terror level in {count} fear cards").format(count=left)
 
 
 # --- announcements -------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from .. import i18n
 from ..model.commands import NewGame, parse_command
 from ..model.game import score, setup_difficulty
 from . import presenter
@@ -724,6 +725,7 @@ class RulesScreen(Screen):
         super().__init__(**kwargs)
         self._history: list[str] = []
         self.return_to = "home"
+        self.lang = i18n.language()  # the app's language, until EN / DE / FR say otherwise
 
     def on_query(self, *_: Any) -> None:
         if self.ids.query.text != self.query:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -22,6 +23,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
+from .. import i18n
 from .presenter import CardFace
 from .theme import rgba, text_colour_on
 
@@ -59,14 +61,28 @@ class FitText:
         label.font_size = self.base_font_size
         label.texture_update()
         room = label.height - 2 * label.padding[1]
-        while (label.texture_size[1] > room or label.texture_size[0] > width + 1) \
-                and label.font_size > self.min_font_size:
+        while (label.texture_size[1] > room or label.texture_size[0] > width + 1
+               or self._breaks_a_word(width)) and label.font_size > self.min_font_size:
             label.font_size = max(self.min_font_size, label.font_size * 0.9)
             label.texture_update()
         self.needed_height = label.texture_size[1] + 2 * label.padding[1]
         self.needed_width = label.texture_size[0] + 2 * label.padding[0]
         # Now give the text the whole box, so valign places it.
         label.text_size = (width, max(room, 1))
+
+    def _breaks_a_word(self, width: float) -> bool:
+        """The longest word is wider than the box, so wrapping would cut it in two
+        ("Rückgän-gig"): the font must shrink instead."""
+        label: Any = self
+        longest = max(label.text.split(), key=len, default="")
+        if len(longest) * label.font_size * 0.7 <= width:  # clearly fits: skip measuring
+            return False
+        core = CoreLabel(text=longest, font_size=label.font_size, bold=label.bold,
+                         font_name=label.font_name)
+        core.refresh()
+        # Kivy lays the text out inside text_size less the padding, and breaks a word a few
+        # pixels before the measured width is reached.
+        return bool(core.texture.size[0] > width - 2 * label.padding[0] - 4)
 
     def fits(self) -> bool:
         label: Any = self
@@ -108,9 +124,9 @@ class CardTile(BoxLayout):
         chips.clear_widgets()
         face: CardFace | None = self.face
         if face is None:
-            self.caption = "empty"
+            self.caption = i18n._("empty")
             return
-        self.caption = face.stage or "special card"
+        self.caption = face.stage or i18n._("special card")
         for chip in face.terrains:
             chips.add_widget(TerrainChip(text=chip.name, background=rgba(chip.colour),
                                          ink=rgba(chip.text_colour)))
