@@ -255,7 +255,7 @@ class _Line:
                 return
 
     def undecodable_bytes(self) -> int:
-        return int(sum(getattr(decoder, "discarded", 0) for decoder in self.decoders.values()))
+        return int(sum(decoder.discarded for decoder in self.decoders.values()))
 
     def close(self) -> None:
         with contextlib.suppress(serial.SerialException, OSError):  # it is going anyway

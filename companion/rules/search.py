@@ -70,14 +70,11 @@ class RulesIndex:
     def __init__(self, db: Database, corpus: Corpus) -> None:
         self.db = db
         self.corpus = corpus
+        self._vocabulary = sorted(term for (term,) in db.execute("SELECT term FROM entries_vocab"))
         self._near: dict[str, set[str]] = {}
-        for term in self._near_terms():
+        for term in self._vocabulary:
             for variant in _deletes(term):
                 self._near.setdefault(variant, set()).add(term)
-        self._vocabulary = sorted(self._near_terms())
-
-    def _near_terms(self) -> list[str]:
-        return [term for (term,) in self.db.execute("SELECT term FROM entries_vocab")]
 
     # --- building ---
 

@@ -187,9 +187,15 @@ def build_log(seed: int, length: int = LOG_LENGTH) -> tuple[list[Command], dict[
 
 
 def spread(samples: list[float]) -> dict[str, float]:
+    """Median, quartiles, extremes and the 95th percentile (the benchmarks share these)."""
     q1, median, q3 = statistics.quantiles(samples, n=4, method="inclusive")
     return {"median": median, "min": min(samples), "max": max(samples), "q1": q1, "q3": q3,
-            "iqr": q3 - q1, "samples": len(samples)}
+            "iqr": q3 - q1, "p95": percentile(samples, 0.95), "samples": len(samples)}
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def time_command_undo(repeats: int, seed: int) -> tuple[dict[str, Any], dict[str, float]]:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import queue
-import statistics
 import subprocess
 import sys
 import time
@@ -38,7 +37,7 @@ from typing import Any
 
 from companion.reader.emulator import ReaderEmulator
 from companion.reader.serial_reader import ReaderEvent, ReaderSettings, SerialReader
-from tests.benchmarks.bench_model import machine
+from tests.benchmarks.bench_model import machine, spread
 
 GOAL_LATENCY_MS = 5.0
 GOAL_IDLE_CPU_PERCENT = 2.0
@@ -95,6 +94,9 @@ def time_latency(emulated: str, family: str, runs: int) -> list[float]:
             device.lay(uid)
             event, reached = wait_for(events, "present")
             assert event.uid == uid, (event, uid)
+            # The emulator hands over its stamp (taken right after the last byte) on its own
+            # thread, which may run after the reader has already delivered the event.
+            assert device.wait_for(lambda uid=uid: uid in sent, timeout=WAIT_S), uid
             latencies.append((reached - sent[uid]) * 1000)
             device.lift(uid)
             wait_for(events, "removed")
@@ -127,13 +129,6 @@ def time_idle_cpu(emulated: str, family: str, seconds: float) -> float:
         child.kill()
         child.wait()
     return used * 100
-
-
-def spread(samples: list[float]) -> dict[str, float]:
-    q1, median, q3 = statistics.quantiles(samples, n=4, method="inclusive")
-    ordered = sorted(samples)
-    return {"median": median, "q1": q1, "q3": q3, "p95": ordered[int(0.95 * (len(ordered) - 1))],
-            "min": ordered[0], "max": ordered[-1], "samples": len(samples)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,15 +28,10 @@ from typing import Any
 
 from companion.rules.corpus import LANGUAGES, load_corpus
 from companion.rules.search import RulesIndex, words
-from tests.benchmarks.bench_model import machine
+from tests.benchmarks.bench_model import machine, percentile
 
 GOAL_P95_MS = 5.0
 KINDS = ("1 letter", "2 letters", "3 letters", "4 letters", "whole word")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def queries(index: RulesIndex, lang: str) -> dict[str, list[str]]:

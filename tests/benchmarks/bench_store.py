@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.service import GameService
 from companion.store import GameStore
+from tests.benchmarks.bench_model import percentile
 
 ACK_GOAL_P99_MS = 10.0
 RESUME_GOAL_MS = 100.0
@@ -65,11 +66,6 @@ def time_resumes(folder: Path, commands: int, repeats: int) -> list[float]:
         assert resumed.session.snapshot() == expected
         resumed.store.close()
     return timings
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def main() -> None:

@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.benchmarks.bench_model import machine as model_machine
+from tests.benchmarks.bench_model import percentile, spread
 from tests.ui.harness import Harness, ensure_display, prepare, running_app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -418,17 +419,6 @@ def tap_figures(taps: list[Tap]) -> dict[str, Any]:
 
 
 # --- report ------------------------------------------------------------------------------------
-
-
-def spread(samples: list[float]) -> dict[str, float]:
-    q1, median, q3 = statistics.quantiles(samples, n=4, method="inclusive")
-    return {"median": median, "min": min(samples), "max": max(samples), "q1": q1, "q3": q3,
-            "iqr": q3 - q1, "samples": len(samples)}
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def machine() -> dict[str, Any]:
