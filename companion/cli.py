@@ -11,6 +11,7 @@ from typing import Any
 from . import __version__
 from .bootstrap import build_service
 from .driver import ScriptDriver, run_script
+from .i18n import LANGUAGES
 from .reader.cli import add_reader_commands, run_reader_command
 from .rules.cli import add_rules_commands, run_rules_command
 from .store import StoreError, default_database_path
@@ -34,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     script.add_argument("--db", type=Path, default=None, dest="script_db",
                         help="save every acknowledged command to this SQLite file and resume "
                         "its unfinished game on start")
+    script.add_argument("--lang", choices=sorted(LANGUAGES), default="en",
+                        help="the language of the texts in the answers (prompts, reminders, "
+                        "card names and effects); ids and field names never change")
     add_reader_commands(commands)
     add_rules_commands(commands)
     args = parser.parse_args(argv)
@@ -54,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
-    return run_script(service)
+    return run_script(service, args.lang)
 
 
 def _one_command(db: Path | None, command: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import logging
 import sys
 from typing import IO, Any
 
+from . import i18n
 from .model.errors import Refused
 from .model.view import state_view
 from .service import GameService
@@ -20,14 +21,20 @@ log = logging.getLogger(__name__)
 
 
 class ScriptDriver:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, language: str = "en") -> None:
         self.service = service
+        self.set_language(language)
+
+    def set_language(self, language: str) -> None:
+        """The language of the state's texts (prompts, reminders, cards); ids stay the same."""
+        self.language = language if language in i18n.LANGUAGES else "en"
+        self._translate = i18n.translations(self.language).gettext
 
     def state(self) -> dict[str, Any] | None:
         session = self.service.session
         if session.state is None:
             return None
-        view = state_view(session.state)
+        view = state_view(session.state, self._translate)
         view["can_undo"] = session.can_undo
         view["can_redo"] = session.can_redo
         view["undo_count"] = session.undo_count
@@ -69,9 +76,9 @@ def _short(error: Exception) -> str:
     return str(error).split("\n")[0][:120]
 
 
-def run_script(service: GameService) -> int:
+def run_script(service: GameService, language: str = "en") -> int:
     if sys.stdin.isatty():
         print('companion script: type one JSON command per line, e.g. {"cmd": "new_game", '
               '"players": 2}; end with Ctrl-D.', file=sys.stderr)
-    ScriptDriver(service).run(sys.stdin.buffer, sys.stdout)
+    ScriptDriver(service, language).run(sys.stdin.buffer, sys.stdout)
     return 0

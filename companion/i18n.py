@@ -1,19 +1,23 @@
 """The app's own texts in English, German and French: gettext catalogues read from .po files.
 
-The catalogues are `companion/locale/<lang>/LC_MESSAGES/companion.po`, plain text a translator
+Each language has a few catalogues in `companion/locale/<lang>/LC_MESSAGES/`, one per template
+(`companion.po`: the screens; `game.po`: the model's prompts, reminders, setup steps and
+endings; `cards.po`: fear and blight cards, adversaries and scenarios), plain text a translator
 edits. They are read straight into Python's `gettext.NullTranslations` interface (no compiled
 .mo files to keep in step). English is the source language: a text without a translation is
-shown as written. Pure: no Kivy; the screens bind to `companion.ui.i18n.tr`.
+shown as written. Pure: no Kivy; the screens bind to `companion.ui.translator.tr`.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import gettext
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "companion"
+TEMPLATES = ("companion", "game", "cards")
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 
 
@@ -56,9 +60,9 @@ def read_po(path: Path) -> dict[str, str]:
                     finish()
                     parts = {}
                 current = key
-                parts[current] = [ast.literal_eval(literal)]
+                parts[current] = [_po_string(literal)]
             elif line.startswith('"') and key is not None:
-                parts[current].append(ast.literal_eval(line))
+                parts[current].append(_po_string(line))
             else:
                 raise CatalogueError(f"{path}, line {number}: cannot read {line[:40]!r}")
         except (SyntaxError, ValueError) as error:
@@ -69,16 +73,32 @@ def read_po(path: Path) -> dict[str, str]:
     return messages
 
 
-def catalogue_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def _po_string(literal: str) -> str:
+    """A quoted .po string's text; without escapes it needs no parsing (most lines)."""
+    plain = "\\" not in literal and literal.count('"') == 2
+    if plain and literal[:1] == '"' and literal.endswith('"'):
+        return literal[1:-1]
+    text = ast.literal_eval(literal)
+    if not isinstance(text, str):
+        raise ValueError(f"not a quoted text: {literal[:40]!r}")
+    return text
 
 
+def catalogue_path(lang: str, template: str = DOMAIN) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{template}.po"
+
+
+@functools.lru_cache(maxsize=None)
 def translations(lang: str) -> gettext.NullTranslations:
-    """The catalogue of `lang`; English (and a language without a file) as written."""
-    path = catalogue_path(lang)
-    if lang == "en" or not path.exists():
+    """The catalogues of `lang` together; English (and a language without files) as written."""
+    paths = [catalogue_path(lang, template) for template in TEMPLATES]
+    if lang == "en" or not any(path.exists() for path in paths):
         return gettext.NullTranslations()
-    return Catalogue(read_po(path))
+    messages: dict[str, str] = {}
+    for path in paths:
+        if path.exists():
+            messages.update(read_po(path))
+    return Catalogue(messages)
 
 
 _active: gettext.NullTranslations = gettext.NullTranslations()

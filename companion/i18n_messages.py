@@ -1,9 +1,13 @@
-"""Every text of the app that a catalogue translates: found in the layouts (`tr._("…")`) and
-the Python code (`_("…")`, `i18n._("…")`, `N_("…")`), plus the card and terrain names the
-table shows.
+"""Every text of the app that a catalogue translates, in three templates:
 
-`python -m companion.i18n_messages` writes the template `companion/locale/companion.pot`;
-the catalogues' test checks each language's .po against the same list.
+- `companion`: the screens' texts, found in the layouts (`tr._("…")`) and the Python code
+  (`_("…")`, `i18n._("…")`, `N_("…")`), plus the invader card and terrain names;
+- `game`: what the game model says at the table: step prompts, victory conditions, endings,
+  setup checklist items and step reminders;
+- `cards`: fear and blight cards, special invader cards, adversaries and scenarios.
+
+`python -m companion.i18n_messages` writes `companion/locale/<template>.pot`; the catalogues'
+test checks each language's .po files against the same lists.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-from .i18n import LOCALE_DIR
+from .i18n import LOCALE_DIR, TEMPLATES
 
 PACKAGE = Path(__file__).resolve().parent
 LAYOUTS = PACKAGE.parent / "layouts"
@@ -47,16 +51,74 @@ def data_messages() -> set[str]:
     return {card.name for card in ALL_CARDS.values()} | set(TERRAIN_NAMES.values())
 
 
+def game_messages() -> set[str]:
+    from .model import game, reminders, table_rules, texts
+
+    found = {*texts.STEP_PROMPTS.values(), *texts.EVENT_PROMPTS.values(),
+             *texts.VICTORY_CONDITIONS.values(), texts.AWAITING_BLIGHT_CARD_PROMPT,
+             texts.AWAITING_REVEAL_PROMPT, texts.AWAITING_UNCOVERED_PROMPT,
+             texts.SPECIAL_CARD_PROMPT, texts.AND, "a special card", "no land", "no card",
+             "{special} {prompt}", *game.ENDINGS.values(), game.SACRIFICE_DECLARED,
+             game.SACRIFICE_BY_ONE_EFFECT, game.TERROR_CONDITION_MET, game.DEFEAT_DECLARED,
+             game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
+             reminders.VIRTUAL_DECK.text}
+    notes = [*table_rules.BASE_SETUP,
+             *(note for levels in table_rules.ADVERSARY_SETUP.values()
+               for notes in levels.values() for note in notes),
+             *(rule for levels in table_rules.ADVERSARY_REMINDERS.values()
+               for rules in levels.values() for rule in rules),
+             *(note for notes in table_rules.SCENARIO_SETUP.values() for note in notes),
+             *(rule for rules in table_rules.SCENARIO_REMINDERS.values() for rule in rules)]
+    return found | {note.text for note in notes}
+
+
+def card_messages() -> set[str]:
+    from .model.adversaries import ADVERSARIES
+    from .model.blight_cards import BLIGHT_CARDS
+    from .model.cards import ALL_CARDS
+    from .model.fear_cards import EXPANSION_NAMES, FEAR_CARDS
+    from .model.scenarios import SCENARIOS
+
+    found = set(EXPANSION_NAMES.values())
+    for fear in FEAR_CARDS.values():
+        found |= {fear.name, *fear.effects}
+    for blight in BLIGHT_CARDS.values():
+        found |= {blight.name, blight.effect}
+    found |= {card.effect for card in ALL_CARDS.values() if card.effect}
+    for adversary in ADVERSARIES.values():
+        found |= {adversary.name, adversary.loss_condition, adversary.escalation}
+    for scenario in SCENARIOS.values():
+        found |= {scenario.name, scenario.loss_condition,
+                  *(scenario.victory_conditions or {}).values()}
+    return {text for text in found if text}
+
+
+def template_messages() -> dict[str, list[str]]:
+    """Each template's texts; a text two would share belongs to the first."""
+    screens = layout_messages() | code_messages() | data_messages()
+    game = game_messages() - screens
+    cards = card_messages() - screens - game
+    found = {"companion": screens, "game": game, "cards": cards}
+    assert tuple(found) == TEMPLATES
+    return {name: sorted(texts) for name, texts in found.items()}
+
+
 def all_messages() -> list[str]:
-    return sorted(layout_messages() | code_messages() | data_messages())
+    return sorted(text for texts in template_messages().values() for text in texts)
 
 
 def po_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def write_template(path: Path = LOCALE_DIR / "companion.pot") -> int:
-    messages = all_messages()
+def write_templates() -> int:
+    written = 0
+    for name, messages in template_messages().items():
+        written += write_template(messages, LOCALE_DIR / f"{name}.pot")
+    return written
+
+
+def write_template(messages: list[str], path: Path) -> int:
     lines = ['msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"', ""]
     for message in messages:
         lines += [f"msgid {po_quote(message)}", 'msgstr ""', ""]
@@ -66,5 +128,5 @@ def write_template(path: Path = LOCALE_DIR / "companion.pot") -> int:
 
 
 if __name__ == "__main__":
-    print(f"{write_template()} texts written to {LOCALE_DIR / 'companion.pot'}")
+    print(f"{write_templates()} texts written to {LOCALE_DIR}/*.pot")
     sys.exit(0)

@@ -56,7 +56,7 @@ from .state import (
     Outcome,
     Setup,
 )
-from .texts import VICTORY_CONDITIONS, stage_name
+from .texts import VICTORY_CONDITIONS, Listing, Phrase, stage_name
 
 FEAR_MARKERS_PER_PLAYER = 4
 DEFAULT_FEAR_SPLIT = (3, 3, 3)
@@ -368,10 +368,9 @@ def _settle(state: GameState, events: Events, ends: list[Ending]) -> GameState:
         return state
     results = {result for result, _, _ in ends}
     if "sacrifice" in results or {"victory", "defeat"} <= results:
-        reasons = " and ".join(reason for _, reason, _ in ends)
-        result, reason = "sacrifice", reasons
-        detail = ("The same effect both won and lost the game: a sacrifice victory. "
-                  + " ".join(detail for _, _, detail in ends))
+        result, reason = "sacrifice", " and ".join(reason for _, reason, _ in ends)
+        detail = Phrase(SACRIFICE_BY_ONE_EFFECT, details=Listing(
+            (Phrase(detail) for _, _, detail in ends), "", joined=" ")).render()
     else:
         result, reason, detail = ends[0]
     events.append(e.GameEnded(result, reason, detail))
@@ -662,9 +661,7 @@ def _turn_due_cards(state: GameState, events: Events, ends: list[Ending]) -> Gam
     """Turn over what the step still needs: the app does it for a virtual deck."""
     while state.step in REVEAL_STEPS and state.invader.reveals_due > 0:
         if not state.invader.deck:
-            ends.append(("defeat", "time",
-                         "Time ran out: an invader card had to be turned over, "
-                         "but the invader deck is empty."))
+            ends.append(_ending(state, "defeat", "time"))
             break
         if state.setup.deck != "virtual":
             break
@@ -836,8 +833,7 @@ def _raise_terror(state: GameState, events: Events, ends: list[Ending]) -> GameS
     if level == 4 and fear.terror_level < 4:
         scenario = scenario_of(state.setup)
         if scenario is None or scenario.fear_deck_victory:
-            ends.append(("victory", "fear",
-                         "The last fear card was earned: the invaders flee the island in terror."))
+            ends.append(_ending(state, "victory", "fear"))
     return replace(state, fear=replace(fear, terror_level=level))
 
 
@@ -912,8 +908,7 @@ def _ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     events.append(e.RitualPerformed(level))
     events.append(e.TerrorLevelRaised(level, victory_condition(state.setup, level)))
     if level == 4:
-        ends.append(("victory", "ritual",
-                     "The third Ritual of Terror is done: the invaders flee the island."))
+        ends.append(_ending(state, "victory", "ritual"))
     return replace(state, fear=replace(state.fear, terror_level=level,
                                        ritual_at=(state.round, state.step)))
 
@@ -964,8 +959,7 @@ def _blight_card_emptied(state: GameState, events: Events, ends: list[Ending]) -
         # Not a loss: the next blight card goes straight onto its back side.
         return replace(state, blight=replace(
             blight, awaiting_card=True, earlier_cards=blight.earlier_cards + (blight.card,)))
-    ends.append(("defeat", "blight",
-                 "The last blight left the blight card: the island is overwhelmed."))
+    ends.append(_ending(state, "defeat", "blight"))
     return state
 
 
@@ -1140,26 +1134,74 @@ def _set_blight(state: GameState, command: c.SetBlight, events: Events) -> GameS
 def _declared(state: GameState, command: c.Declare) -> Ending:
     setup = state.setup
     if command.result == "victory":
-        level = state.terror_level
-        return ("victory", command.reason or "terror_condition",
-                f"The players met the terror level {level} condition: "
-                f"{victory_condition(setup, level)}")
+        return _ending(state, "victory", command.reason or "terror_condition")
     if command.result == "defeat":
         reason = command.reason or "spirit_destroyed"
-        adversary, scenario = adversary_of(setup), scenario_of(setup)
-        if reason in ("adversary", setup.adversary):
-            if adversary is None or adversary.loss_condition is None:
-                raise Refused("this game's adversary adds no way to lose")
-            return ("defeat", "adversary", f"{adversary.name}: {adversary.loss_condition}")
-        if reason in ("scenario", setup.scenario):
-            if scenario is None or scenario.loss_condition is None:
-                raise Refused("this game's scenario adds no way to lose")
-            return ("defeat", "scenario", f"{scenario.name}: {scenario.loss_condition}")
-        detail = ("A Spirit has no Presence left on the island." if reason == "spirit_destroyed"
-                  else f"The players declared a defeat: {reason.replace('_', ' ')}.")
-        return ("defeat", reason, detail)
-    return ("sacrifice", command.reason or "sacrifice",
-            "One effect both won and lost the game: a sacrifice victory.")
+        if reason == setup.adversary:
+            reason = "adversary"
+        elif reason == setup.scenario:
+            reason = "scenario"
+        if reason == "adversary" and getattr(adversary_of(setup), "loss_condition", None) is None:
+            raise Refused("this game's adversary adds no way to lose")
+        if reason == "scenario" and getattr(scenario_of(setup), "loss_condition", None) is None:
+            raise Refused("this game's scenario adds no way to lose")
+        return _ending(state, "defeat", reason)
+    return _ending(state, "sacrifice", command.reason or "sacrifice")
+
+
+def _ending(state: GameState, result: str, reason: str) -> Ending:
+    return (result, reason, ending_phrase(state, result, reason).render())
+
+
+# Why a game ended, for the reasons the app decides by itself.
+ENDINGS = {
+    "time": "Time ran out: an invader card had to be turned over, but the invader deck is empty.",
+    "fear": "The last fear card was earned: the invaders flee the island in terror.",
+    "ritual": "The third Ritual of Terror is done: the invaders flee the island.",
+    "blight": "The last blight left the blight card: the island is overwhelmed.",
+    "spirit_destroyed": "A Spirit has no Presence left on the island.",
+}
+VICTORY_REASONS = ("fear", "ritual")
+SACRIFICE_DECLARED = "One effect both won and lost the game: a sacrifice victory."
+SACRIFICE_BY_ONE_EFFECT = "The same effect both won and lost the game: a sacrifice victory. {details}"
+TERROR_CONDITION_MET = "The players met the terror level {level} condition: {condition}"
+DEFEAT_DECLARED = "The players declared a defeat: {reason}."
+LOSS_CONDITION_MET = "{name}: {condition}"
+
+
+def ending_phrase(state: GameState, result: str, reason: str) -> Phrase:
+    """Why the game ended, as the players read it."""
+    setup = state.setup
+    if result == "sacrifice":
+        return Phrase(SACRIFICE_DECLARED)
+    if reason in ENDINGS and (reason in VICTORY_REASONS) == (result == "victory"):
+        return Phrase(ENDINGS[reason])
+    if result == "victory":
+        level = state.terror_level
+        return Phrase(TERROR_CONDITION_MET, level=level,
+                      condition=Phrase(victory_condition(setup, level)))
+    rule = adversary_of(setup) if reason == "adversary" else (
+        scenario_of(setup) if reason == "scenario" else None)
+    if rule is not None and rule.loss_condition is not None:
+        return Phrase(LOSS_CONDITION_MET, name=Phrase(rule.name),
+                      condition=Phrase(rule.loss_condition))
+    return Phrase(DEFEAT_DECLARED, reason=reason.replace("_", " "))
+
+
+def outcome_phrase(state: GameState) -> Phrase:
+    """The recorded ending, to be shown in any language. A game that ended through one effect
+    that both won and lost names each part; should the record say something the rules here
+    would word differently, the record stands."""
+    outcome = state.outcome
+    assert outcome is not None
+    if outcome.result == "sacrifice" and outcome.reason != "sacrifice":
+        parts = outcome.reason.split(" and ")
+        phrase = Phrase(SACRIFICE_BY_ONE_EFFECT, details=Listing(
+            (ending_phrase(state, "victory" if part in VICTORY_REASONS else "defeat", part)
+             for part in parts), "", joined=" "))
+    else:
+        phrase = ending_phrase(state, outcome.result, outcome.reason)
+    return phrase if phrase.render() == outcome.detail else Phrase(outcome.detail)
 
 
 def score(state: GameState, dahan: int, blight_on_island: int, bonus: int = 0) -> int:

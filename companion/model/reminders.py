@@ -14,6 +14,7 @@ from .cards import ALL_CARDS
 from .game import cards_in_play
 from .notes import Note, Reminder
 from .state import GameState, Setup
+from .texts import Translate, as_written
 from .table_rules import (
     ADVERSARY_REMINDERS,
     ADVERSARY_SETUP,
@@ -45,11 +46,13 @@ def _values(state: GameState) -> dict[str, Any]:
     }
 
 
-def _entry(item: Note | Reminder, values: dict[str, Any]) -> dict[str, str]:
-    return {"id": item.id, "text": item.text.format(**values)}
+def _entry(item: Note | Reminder, values: dict[str, Any],
+           translate: Translate) -> dict[str, str]:
+    return {"id": item.id, "text": translate(item.text).format(**values)}
 
 
-def setup_checklist(state: GameState) -> list[dict[str, str]]:
+def setup_checklist(state: GameState,
+                    translate: Translate = as_written) -> list[dict[str, str]]:
     """The table's setup instructions, in order; empty once the first round has begun."""
     if state.phase != "setup":
         return []
@@ -68,7 +71,7 @@ def setup_checklist(state: GameState) -> list[dict[str, str]]:
     if setup.scenario is not None:
         notes.extend(SCENARIO_SETUP.get(setup.scenario, ()))
     values = _values(state)
-    return [_entry(note, values) for note in notes]
+    return [_entry(note, values, translate) for note in notes]
 
 
 def _rules_in_play(setup: Setup) -> list[Reminder]:
@@ -104,20 +107,22 @@ def _holds(state: GameState, condition: str | None) -> bool:
     raise ValueError(f"unknown reminder condition {condition!r}")
 
 
-def reminders(state: GameState) -> list[dict[str, str]]:
+def reminders(state: GameState, translate: Translate = as_written) -> list[dict[str, str]]:
     """What the adversary, the scenario and the blight card add to the current step."""
     if state.is_over:
         return []
     values = _values(state)
-    out = [_entry(rule, values) for rule in _rules_in_play(state.setup)
+    out = [_entry(rule, values, translate) for rule in _rules_in_play(state.setup)
            if state.step in rule.steps and _holds(state, rule.when)]
     card = BLIGHT_CARDS.get(state.blight.card or "")
     if (card is not None and state.blight.side != "healthy"
             and card.is_standing_rule and state.step in card.reminder_steps):
-        out.append({"id": f"blight-{card.id}", "text": f"{card.name}: {card.effect}"})
+        out.append({"id": f"blight-{card.id}",
+                    "text": f"{translate(card.name)}: {translate(card.effect)}"})
     special = ALL_CARDS.get(state.invader.special_this_step or "")
     if special is not None and special.effect:
-        out.append({"id": f"card-{special.id}", "text": f"{special.name}: {special.effect}"})
+        out.append({"id": f"card-{special.id}",
+                    "text": f"{translate(special.name)}: {translate(special.effect)}"})
     return out
 
 

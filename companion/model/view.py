@@ -1,10 +1,13 @@
 """The state as players and other programs see it: a plain dict, ready for JSON or a screen.
 
 Cards still in a virtual deck and cards set aside stay hidden, as they are face down at the table.
+Texts are English unless a `translate` function (a catalogue's gettext) is given; ids, numbers
+and field names never change with the language.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .blight_cards import BLIGHT_CARDS
@@ -16,6 +19,7 @@ from .game import (
     candidates,
     expected_stage,
     invader_stage,
+    outcome_phrase,
     scenario_of,
     victory_condition,
 )
@@ -28,11 +32,17 @@ from .texts import (
     EVENT_PROMPTS,
     SPECIAL_CARD_PROMPT,
     STEP_PROMPTS,
-    stage_name,
+    Listing,
+    Phrase,
+    Translate,
+    as_written,
+    stage_phrase,
 )
 
 
-def state_view(state: GameState) -> dict[str, Any]:
+def state_view(state: GameState, translate: Translate = as_written) -> dict[str, Any]:
+    """The game as a plain dict; `translate` turns the English texts into the reader's."""
+    t = _optional(translate)
     setup, fear, track, blight = state.setup, state.fear, state.invader, state.blight
     awaiting = awaiting_reveal(state)
     card = BLIGHT_CARDS.get(blight.card or "")
@@ -47,13 +57,13 @@ def state_view(state: GameState) -> dict[str, Any]:
         "deck_mode": setup.deck,
         "seed": setup.seed,
         "difficulty": setup.difficulty,
-        "adversary": _adversary_view(state),
+        "adversary": _adversary_view(state, t),
         "scenario": setup.scenario,
-        "scenario_detail": _scenario_view(state),
+        "scenario_detail": _scenario_view(state, t),
         "thematic": setup.thematic,
         "terror_level": state.terror_level,
-        "victory_condition": victory_condition(setup, state.terror_level),
-        "loss_conditions": _loss_conditions(state),
+        "victory_condition": t(victory_condition(setup, state.terror_level)),
+        "loss_conditions": _loss_conditions(state, t),
         "fear": {
             "pool": fear.pool,
             "generated": fear.generated,
@@ -67,8 +77,8 @@ def state_view(state: GameState) -> dict[str, Any]:
             "dividers": fear.dividers,
             "cards_to_next_terror_level": fear.cards_to_next_level,
             "card": None if named is None else {
-                "id": named.id, "name": named.name, "terror_level": level,
-                "effect": named.effect_at(level),
+                "id": named.id, "name": t(named.name), "terror_level": level,
+                "effect": t(named.effect_at(level)),
             },
             "seen": list(fear.seen),
             "invader_cards_hidden": len(fear.hidden_invaders),
@@ -104,77 +114,86 @@ def state_view(state: GameState) -> dict[str, Any]:
             "side": blight.side,
             "on_card": blight.on_card,
             "on_island": blight.on_island,
-            "name": card.name if card else None,
-            "effect": card.effect if card and blight.side != "healthy" else None,
+            "name": t(card.name) if card else None,
+            "effect": t(card.effect) if card and blight.side != "healthy" else None,
             "timing": card.timing if card and blight.side != "healthy" else None,
             "awaiting_card": blight.awaiting_card,
             "owed": blight.owed,
             "earlier_cards": list(blight.earlier_cards),
         },
-        "setup_checklist": setup_checklist(state),
-        "reminders": reminders(state),
-        "prompt": prompt(state),
-        "outcome": _outcome_view(state),
+        "setup_checklist": setup_checklist(state, translate),
+        "reminders": reminders(state, translate),
+        "prompt": prompt(state, translate),
+        "outcome": _outcome_view(state, translate),
     }
 
 
-def _adversary_view(state: GameState) -> dict[str, Any] | None:
+def _optional(translate: Translate) -> Callable[[str | None], Any]:
+    """`translate` for texts that may be missing (None stays None)."""
+    return lambda text: None if text is None else translate(text)
+
+
+def _adversary_view(state: GameState, t: Callable[[str | None], Any]) -> dict[str, Any] | None:
     adversary = adversary_of(state.setup)
     if adversary is None:
         return None
     return {
         "id": adversary.id,
         "level": state.setup.level,
-        "name": adversary.name,
+        "name": t(adversary.name),
         "expansion": adversary.expansion,
-        "loss_condition": adversary.loss_condition,
-        "escalation": adversary.escalation,
+        "loss_condition": t(adversary.loss_condition),
+        "escalation": t(adversary.escalation),
         "escalation_timing": adversary.escalation_timing,
     }
 
 
-def _scenario_view(state: GameState) -> dict[str, Any] | None:
+def _scenario_view(state: GameState, t: Callable[[str | None], Any]) -> dict[str, Any] | None:
     scenario = scenario_of(state.setup)
     if scenario is None:
         return None
     return {
         "id": scenario.id,
-        "name": scenario.name,
+        "name": t(scenario.name),
         "expansion": scenario.expansion,
         "difficulty": scenario.difficulty,
-        "loss_condition": scenario.loss_condition,
+        "loss_condition": t(scenario.loss_condition),
         "fear_deck_victory": scenario.fear_deck_victory,
     }
 
 
-def _loss_conditions(state: GameState) -> list[dict[str, str]]:
+def _loss_conditions(state: GameState, t: Callable[[str | None], Any]) -> list[dict[str, str]]:
     """The extra ways to lose this game has, each with the `declare` reason that records it."""
     out = []
     adversary, scenario = adversary_of(state.setup), scenario_of(state.setup)
     if adversary and adversary.loss_condition:
         out.append({"reason": "adversary", "source": adversary.id,
-                    "text": adversary.loss_condition})
+                    "text": t(adversary.loss_condition)})
     if scenario and scenario.loss_condition:
-        out.append({"reason": "scenario", "source": scenario.id, "text": scenario.loss_condition})
+        out.append({"reason": "scenario", "source": scenario.id,
+                    "text": t(scenario.loss_condition)})
     return out
 
 
-def _terrains(cards: tuple[str, ...]) -> str:
-    return " and ".join(ALL_CARDS[card].name for card in cards) or "no land"
+def _terrains(cards: tuple[str, ...]) -> Listing:
+    return Listing((Phrase(ALL_CARDS[card].name) for card in cards), "no land")
 
 
-def prompt(state: GameState) -> str:
+def prompt(state: GameState, translate: Translate = as_written) -> str:
     """What the players should do now, in a sentence or three."""
+    return _prompt(state).render(translate)
+
+
+def _prompt(state: GameState) -> Phrase:
     if state.outcome is not None:
-        return state.outcome.detail
+        return outcome_phrase(state)
     if state.blight.awaiting_card:
-        return AWAITING_BLIGHT_CARD_PROMPT
+        return Phrase(AWAITING_BLIGHT_CARD_PROMPT)
     if awaiting_reveal(state):
-        stage = stage_name(expected_stage(state))
+        stage = stage_phrase(expected_stage(state))
         if state.invader.uncovered:
-            return AWAITING_UNCOVERED_PROMPT.format(stage=stage)
-        text = AWAITING_REVEAL_PROMPT.format(stage=stage)
-        return _with_special_card(state, text)
+            return Phrase(AWAITING_UNCOVERED_PROMPT, stage=stage)
+        return _with_special_card(state, Phrase(AWAITING_REVEAL_PROMPT, stage=stage))
     track = state.invader
     step = state.step
     if step == "advance" and track.high_immigration is not None:
@@ -184,46 +203,51 @@ def prompt(state: GameState) -> str:
             "royal_backing": track.discard[-1:]}.get(step, track.explore)
     card = BLIGHT_CARDS.get(state.blight.card or "")
     adversary = adversary_of(state.setup)
-    text = STEP_PROMPTS[step].format(
-        terrains=_terrains(slot),
-        cards=", ".join(slot) or "no card",
-        effect=card.effect if card else "",
-        terror_level=state.terror_level,
-        waiting=state.fear.earned,
-        event=_event_prompt(state),
-        adversary=adversary.name if adversary else "",
-        escalation=adversary.escalation if adversary else "",
-    )
-    return _with_special_card(state, text)
+    values = {
+        "terrains": _terrains(slot),
+        "cards": Listing(slot, "no card"),
+        "effect": Phrase(card.effect) if card else "",
+        "terror_level": state.terror_level,
+        "waiting": state.fear.earned,
+        "event": _event_prompt(state),
+        "adversary": Phrase(adversary.name) if adversary else "",
+        "escalation": Phrase(adversary.escalation) if adversary else "",
+    }
+    template = STEP_PROMPTS[step]
+    # Only the placeholders a template names, so that a translation may leave one out.
+    used = {key: value for key, value in values.items() if "{" + key + "}" in template}
+    return _with_special_card(state, Phrase(template, **used))
 
 
-def _with_special_card(state: GameState, text: str) -> str:
+def _with_special_card(state: GameState, text: Phrase) -> Phrase:
     special = ALL_CARDS.get(state.invader.special_this_step or "")
     if special is None or not special.effect:
         return text
-    return SPECIAL_CARD_PROMPT.format(name=special.name, effect=special.effect) + " " + text
+    return Phrase("{special} {prompt}", special=Phrase(
+        SPECIAL_CARD_PROMPT, name=Phrase(special.name), effect=Phrase(special.effect)),
+        prompt=text)
 
 
-def _event_prompt(state: GameState) -> str:
+def _event_prompt(state: GameState) -> Phrase | str:
     if state.events is None:
         return ""
     if state.round <= 1:
-        return EVENT_PROMPTS["first_round"]
+        return Phrase(EVENT_PROMPTS["first_round"])
     if "slave_rebellion" in state.events.drawn_this_round:
         gone = state.events.slave_rebellion is None
         after = EVENT_PROMPTS["slave_rebellion_gone" if gone else "slave_rebellion_back"]
-        return EVENT_PROMPTS["slave_rebellion"].format(after=after)
-    return EVENT_PROMPTS["event"]
+        return Phrase(EVENT_PROMPTS["slave_rebellion"], after=Phrase(after))
+    return Phrase(EVENT_PROMPTS["event"])
 
 
-def _outcome_view(state: GameState) -> dict[str, Any] | None:
+def _outcome_view(state: GameState, translate: Translate) -> dict[str, Any] | None:
     outcome = state.outcome
     if outcome is None:
         return None
     return {
         "result": outcome.result,
         "reason": outcome.reason,
-        "detail": outcome.detail,
+        "detail": outcome_phrase(state).render(translate),
         "score": outcome.score,
         "dahan": outcome.dahan,
         "blight_on_island": outcome.blight_on_island,

@@ -26,6 +26,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
+from ..i18n import N_, _
 from ..driver import ScriptDriver
 from ..service import GameService
 from . import screens, widgets  # noqa: F401  (widgets: its classes are named in the kv files)
@@ -57,34 +58,40 @@ LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 
 SETTINGS = [
-    {"type": "title", "title": "Table"},
-    {"type": "options", "title": "Language", "desc": "The app's texts and the rules entries "
-     "(Deutsch, Français)", "section": "companion", "key": "language",
-     "options": list(i18n.LANGUAGES.values())},
-    {"type": "options", "title": "Text size", "desc": "Larger text shrinks only where a box "
-     "is full", "section": "companion", "key": "text_size",
-     "options": list(TEXT_SCALES)},
-    {"type": "options", "title": "Theme", "desc": "Night is dim red on black for a dark room",
+    {"type": "title", "title": N_("Table")},
+    {"type": "options", "title": N_("Language"),
+     "desc": N_("The app's texts and the rules entries (Deutsch, Français)"),
+     "section": "companion", "key": "language", "options": list(i18n.LANGUAGES.values())},
+    {"type": "options", "title": N_("Text size"),
+     "desc": N_("Larger text shrinks only where a box is full"),
+     "section": "companion", "key": "text_size", "options": list(TEXT_SCALES)},
+    {"type": "options", "title": N_("Theme"),
+     "desc": N_("Night is dim red on black for a dark room"),
      "section": "companion", "key": "theme", "options": list(THEMES)},
-    {"type": "bool", "title": "Confirm destructive actions", "desc": "Ask before abandoning a "
-     "game, declaring defeat or deleting history", "section": "companion",
-     "key": "confirm"},
-    {"type": "bool", "title": "Spirit-phase timer", "desc": "Show how long the Spirit phase "
-     "has taken", "section": "companion", "key": "spirit_timer"},
-    {"type": "numeric", "title": "Spirit-phase limit (minutes)", "desc": "0 for no limit; "
-     "the timer turns red past it", "section": "companion", "key": "spirit_timer_limit"},
-    {"type": "bool", "title": "Full screen", "desc": "Use the whole display",
+    {"type": "bool", "title": N_("Confirm destructive actions"),
+     "desc": N_("Ask before abandoning a game, declaring defeat or deleting history"),
+     "section": "companion", "key": "confirm"},
+    {"type": "bool", "title": N_("Spirit-phase timer"),
+     "desc": N_("Show how long the Spirit phase has taken"),
+     "section": "companion", "key": "spirit_timer"},
+    {"type": "numeric", "title": N_("Spirit-phase limit (minutes)"),
+     "desc": N_("0 for no limit; the timer turns red past it"),
+     "section": "companion", "key": "spirit_timer_limit"},
+    {"type": "bool", "title": N_("Full screen"), "desc": N_("Use the whole display"),
      "section": "companion", "key": "fullscreen"},
-    {"type": "title", "title": "Card reader"},
-    {"type": "string", "title": "Reader port", "desc": "off, auto, or a port such as "
-     "/dev/serial0, /dev/ttyUSB0, /dev/rfid-reader, hwgrep://… (see hardware/README.md)",
+    {"type": "title", "title": N_("Card reader")},
+    {"type": "string", "title": N_("Reader port"),
+     "desc": N_("off, auto, or a port such as /dev/serial0, /dev/ttyUSB0, /dev/rfid-reader, "
+                "hwgrep://… (see hardware/README.md)"),
      "section": "reader", "key": "port"},
-    {"type": "options", "title": "Reader family", "desc": "PN532 (NFC), EM4100 (RDM6300, "
-     "ID-12LA) or a line bridge (Arduino with an MFRC522)", "section": "reader",
-     "key": "family", "options": ["auto", "pn532", "em4100", "line"]},
-    {"type": "string", "title": "Line bridge pattern", "desc": "Empty for the usual formats; "
-     "else a regular expression with one group around the UID", "section": "reader",
-     "key": "line_pattern"},
+    {"type": "options", "title": N_("Reader family"),
+     "desc": N_("PN532 (NFC), EM4100 (RDM6300, ID-12LA) or a line bridge (Arduino with an "
+                "MFRC522)"),
+     "section": "reader", "key": "family", "options": ["auto", "pn532", "em4100", "line"]},
+    {"type": "string", "title": N_("Line bridge pattern"),
+     "desc": N_("Empty for the usual formats; else a regular expression with one group around "
+                "the UID"),
+     "section": "reader", "key": "line_pattern"},
 ]
 
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
@@ -149,7 +156,9 @@ class CompanionApp(App):
         config.setdefaults("reader", READER_DEFAULTS)
 
     def build_settings(self, settings: Any) -> None:
-        settings.add_json_panel("Companion", self.config, data=json.dumps(SETTINGS))
+        shown = [{key: _(value) if key in ("title", "desc") else value
+                  for key, value in item.items()} for item in SETTINGS]
+        settings.add_json_panel(_("Companion"), self.config, data=json.dumps(shown))
 
     def on_config_change(self, config: Any, section: str, key: str, value: Any) -> None:
         if section == "companion":
@@ -163,6 +172,10 @@ class CompanionApp(App):
         if lang == i18n.language():
             return
         tr.switch(lang)
+        self.driver.set_language(lang)
+        self.destroy_settings()  # its titles are built in a language: the next opening rebuilds
+        if self.game_state:
+            self.game_state = self.driver.state() or {}
         if not hasattr(self, "screens"):
             return  # before the first build: the layouts come up in the new language
         if self.screens.has_screen("rules"):
@@ -261,7 +274,7 @@ class CompanionApp(App):
         line, an acceptance onto the screens."""
         answer = self.driver.handle(command)
         if not answer["ok"]:
-            self.notice = f"Not done: {answer['error']}"
+            self.notice = _("Not done: {reason}").format(reason=answer["error"])
             log.info("refused %s: %s", command, answer["error"])
             return answer
         self.notice = ""
@@ -277,7 +290,7 @@ class CompanionApp(App):
         """A service command (games, stats, delete …) whose answer the screen reads."""
         answer = self.driver.handle(command)
         if not answer["ok"]:
-            self.notice = f"Not done: {answer['error']}"
+            self.notice = _("Not done: {reason}").format(reason=answer["error"])
         return answer
 
     def show(self, name: str) -> None:

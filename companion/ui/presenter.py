@@ -51,6 +51,9 @@ BLIGHT_SIDES = {
     "blighted": N_("Blighted Island"),
 }
 
+RESULT_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
+                "sacrifice": N_("Sacrifice victory")}
+
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 
 SLOTS = ("high_immigration", "ravage", "build", "explore")
@@ -232,30 +235,44 @@ def announcements(events: list[dict[str, Any]], state: dict[str, Any] | None) ->
 
 
 def _announcement(event: dict[str, Any], state: dict[str, Any] | None) -> str | None:
+    """One banner line. The event's own texts are English; where the state (in the players'
+    language) says the same, the state's words are used."""
     kind = event["type"]
+    state = state or {}
     if kind == "fear_card_earned":
-        return f"Fear card earned! {event['waiting']} waiting for the Fear step."
+        return _("Fear card earned! {waiting} waiting for the Fear step.").format(
+            waiting=event["waiting"])
     if kind == "terror_level_raised":
-        return (f"Terror rises to level {ROMAN.get(event['terror_level'], '?')}: "
-                f"now you win when {event['victory_condition']}.")
+        condition = (state["victory_condition"]
+                     if state.get("terror_level") == event["terror_level"]
+                     else event["victory_condition"])
+        return _("Terror rises to level {level}: now you win when {condition}.").format(
+            level=ROMAN.get(event["terror_level"], "?"), condition=condition)
     if kind == "blight_card_flipped":
-        side = BLIGHT_SIDES.get(event.get("side", "blighted"), "Blighted Island")
-        return f"The blight card flips to {side}: {event['name']}. {event['effect']}"
+        blight = state.get("blight") or {}
+        side = _(BLIGHT_SIDES.get(event.get("side", "blighted"), "Blighted Island"))
+        return _("The blight card flips to {side}: {name}. {effect}").format(
+            side=side, name=blight.get("name") or event["name"],
+            effect=blight.get("effect") or _(event["effect"]))
     if kind == "blight_card_needed":
-        return "The Still-Healthy Island card is out of blight: draw the next blight card."
+        return _("The Still-Healthy Island card is out of blight: draw the next blight card.")
     if kind == "last_invader_card":
-        return "Last card in the invader deck: time is running out."
+        return _("Last card in the invader deck: time is running out.")
     if kind == "invader_deck_empty":
-        return "The invader deck is empty: the next explore loses the game."
+        return _("The invader deck is empty: the next explore loses the game.")
     if kind == "step_started" and event.get("step") == "escalation" and state:
         adversary = state.get("adversary") or {}
-        return f"Escalation! {adversary.get('escalation', '')}".strip()
+        return _("Escalation! {effect}").format(effect=adversary.get("escalation", "")).strip()
     if kind == "high_immigration_removed":
-        return "The High Immigration space leaves the game."
+        return _("The High Immigration space leaves the game.")
     if kind == "special_card_revealed":
-        return f"{event.get('name', 'A special card')} came up."
+        name = _(event["name"]) if event.get("name") else _("A special card")
+        return _("{name} came up.").format(name=name)
     if kind == "invader_card_uncovered":
-        return "An invader card was under the fear card: it goes onto the Build space."
+        return _("An invader card was under the fear card: it goes onto the Build space.")
     if kind == "game_ended":
-        return f"Game over: {event['result']} ({event['detail'] or event['reason']})."
+        outcome = state.get("outcome") or {}
+        return _("Game over: {result} ({detail}).").format(
+            result=_(RESULT_NAMES.get(event["result"], event["result"])),
+            detail=outcome.get("detail") or event["detail"] or event["reason"])
     return None

@@ -1,4 +1,5 @@
-"""The German and French catalogues: every text of the screens translated, placeholders kept."""
+"""The German and French catalogues: every text of the screens and of the game translated,
+placeholders kept, and no sentence of a source document repeated."""
 
 from __future__ import annotations
 
@@ -7,21 +8,36 @@ from pathlib import Path
 
 import pytest
 
-from companion.i18n import CatalogueError, catalogue_path, read_po, translations
-from companion.i18n_messages import all_messages
+from companion.i18n import TEMPLATES, CatalogueError, catalogue_path, read_po, translations
+from companion.i18n_messages import template_messages
+from tests.data.make_seed_fingerprints import FINGERPRINTS, RUN, fingerprint, words
 
 PLACEHOLDER = re.compile(r"\{\w*\}")
+CATALOGUES = [(lang, template) for lang in ("de", "fr") for template in TEMPLATES]
 
 
-@pytest.mark.parametrize("lang", ["de", "fr"])
-def test_every_text_of_the_screens_has_a_translation_with_the_same_placeholders(lang: str):
-    catalogue = read_po(catalogue_path(lang))
-    numbers = {text for text in all_messages() if text.isdigit()}
-    missing = [text for text in all_messages() if text not in catalogue and text not in numbers]
-    assert not missing, f"{lang} lacks {missing}"
+@pytest.mark.parametrize(("lang", "template"), CATALOGUES)
+def test_every_text_has_a_translation_with_the_same_placeholders(lang: str, template: str):
+    catalogue = read_po(catalogue_path(lang, template))
+    texts = template_messages()[template]
+    missing = [text for text in texts if text not in catalogue and not text.isdigit()]
+    assert not missing, f"{lang}/{template}.po lacks {missing}"
     wrong = [text for text, translated in catalogue.items()
              if sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(translated))]
-    assert not wrong, f"{lang} changes the placeholders of {wrong}"
+    assert not wrong, f"{lang}/{template}.po changes the placeholders of {wrong}"
+    stale = sorted(set(catalogue) - set(texts))
+    assert not stale, f"{lang}/{template}.po translates texts the app no longer has: {stale}"
+
+
+@pytest.mark.parametrize(("lang", "template"), CATALOGUES)
+def test_no_translation_repeats_eight_words_of_a_source_document(lang: str, template: str):
+    seed_runs = set(FINGERPRINTS.read_text().split())
+    copied = []
+    for text in read_po(catalogue_path(lang, template)).values():
+        found = words(text)
+        copied += [" ".join(found[i:i + RUN]) for i in range(len(found) - RUN + 1)
+                   if fingerprint(found[i:i + RUN]) in seed_runs]
+    assert not copied, f"{lang}/{template}.po repeats the sources: {copied}"
 
 
 def test_english_is_the_texts_as_written_and_an_unknown_text_stays_as_it_is():
