@@ -28,13 +28,13 @@ class ScriptDriver:
     def set_language(self, language: str) -> None:
         """The language of the state's texts (prompts, reminders, cards); ids stay the same."""
         self.language = language if language in i18n.LANGUAGES else "en"
-        self._translate = i18n.translations(self.language).gettext
+        self.translate = i18n.translations(self.language).gettext
 
     def state(self) -> dict[str, Any] | None:
         session = self.service.session
         if session.state is None:
             return None
-        view = state_view(session.state, self._translate)
+        view = state_view(session.state, self.translate)
         view["can_undo"] = session.can_undo
         view["can_redo"] = session.can_redo
         view["undo_count"] = session.undo_count

@@ -44,8 +44,8 @@ class PlayedGame:
         return [event["step"] for event in self.events("step_started")]
 
 
-def new_driver() -> ScriptDriver:
-    return ScriptDriver(GameService(GameStore.in_memory(), seed_source=lambda: 7))
+def new_driver(language: str = "en") -> ScriptDriver:
+    return ScriptDriver(GameService(GameStore.in_memory(), seed_source=lambda: 7), language)
 
 
 def send(driver: ScriptDriver, game: PlayedGame, command: dict[str, Any]) -> dict[str, Any]:
@@ -57,13 +57,13 @@ def send(driver: ScriptDriver, game: PlayedGame, command: dict[str, Any]) -> dic
 
 def play_whole_game(new_game: dict[str, Any], fear_per_round: int = 3,
                     blight_every: int = 2, blight_amount: int = 1,
-                    max_commands: int = 3000) -> PlayedGame:
+                    max_commands: int = 3000, driver: ScriptDriver | None = None) -> PlayedGame:
     """Start `new_game` and play it to its end; the caller checks what happened on the way.
 
     Each round the fast powers generate `fear_per_round` fear, and every `blight_every`-th
-    ravage adds `blight_amount` blight.
+    ravage adds `blight_amount` blight. A `driver` may be given (one in another language).
     """
-    driver = new_driver()
+    driver = driver or new_driver()
     game = PlayedGame()
     table = _Table(fear_per_round, blight_every, blight_amount)
     state = send(driver, game, {"cmd": "new_game", **new_game})["state"]
