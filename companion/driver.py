@@ -54,7 +54,7 @@ class ScriptDriver:
         try:
             reply = self.service.handle(self.service.parse(data))
         except Refused as refusal:
-            return self._refusal(str(refusal))
+            return self._refusal(refusal.in_language(self.translate))
         except Exception:  # a bug must not cost the game: the session is unchanged
             log.exception("command failed: %r", data)
             return self._refusal("internal error: the command was not carried out")

@@ -32,13 +32,15 @@ def layout_messages() -> set[str]:
     return found
 
 
-def code_messages() -> set[str]:
+def code_messages(paths: list[Path] | None = None,
+                  markers: tuple[str, ...] = MARKERS) -> set[str]:
+    """The constant texts handed to a call named in `markers`."""
     found = set()
-    for path in PACKAGE.rglob("*.py"):
+    for path in paths if paths is not None else PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             name = getattr(node.func, "id", getattr(node.func, "attr", None)) \
                 if isinstance(node, ast.Call) else None
-            if (isinstance(node, ast.Call) and name in MARKERS and node.args
+            if (isinstance(node, ast.Call) and name in markers and node.args
                     and isinstance(node.args[0], ast.Constant)
                     and isinstance(node.args[0].value, str)):
                 found.add(node.args[0].value)
@@ -57,8 +59,8 @@ def game_messages() -> set[str]:
     found = {*texts.STEP_PROMPTS.values(), *texts.EVENT_PROMPTS.values(),
              *texts.VICTORY_CONDITIONS.values(), texts.AWAITING_BLIGHT_CARD_PROMPT,
              texts.AWAITING_REVEAL_PROMPT, texts.AWAITING_UNCOVERED_PROMPT,
-             texts.SPECIAL_CARD_PROMPT, texts.AND, "a special card", "no land", "no card",
-             "{special} {prompt}", *game.ENDINGS.values(), game.SACRIFICE_DECLARED,
+             texts.SPECIAL_CARD_PROMPT, texts.AND, "no land", "no card",
+             *game.ENDINGS.values(), game.SACRIFICE_DECLARED,
              game.SACRIFICE_BY_ONE_EFFECT, game.TERROR_CONDITION_MET, game.DEFEAT_DECLARED,
              game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
              reminders.VIRTUAL_DECK.text}
@@ -69,7 +71,9 @@ def game_messages() -> set[str]:
                for rules in levels.values() for rule in rules),
              *(note for notes in table_rules.SCENARIO_SETUP.values() for note in notes),
              *(rule for rules in table_rules.SCENARIO_REMINDERS.values() for rule in rules)]
-    return found | {note.text for note in notes}
+    # The model's own sentences written in place: `Phrase("…")` (a refusal, "no land" …).
+    written = code_messages(sorted((PACKAGE / "model").glob("*.py")), ("Phrase",))
+    return found | written | {note.text for note in notes}
 
 
 def card_messages() -> set[str]:

@@ -56,7 +56,7 @@ from .state import (
     Outcome,
     Setup,
 )
-from .texts import VICTORY_CONDITIONS, Listing, Phrase, stage_name
+from .texts import VICTORY_CONDITIONS, Listing, Phrase, stage_name, stage_phrase
 
 FEAR_MARKERS_PER_PLAYER = 4
 DEFAULT_FEAR_SPLIT = (3, 3, 3)
@@ -631,29 +631,34 @@ def _reveal(state: GameState, command: c.Reveal, events: Events,
     if not command.force:
         problem = _reveal_problem(state, command.card)
         if problem:
-            raise Refused(problem + " (send force: true if your table plays it that way)")
+            raise Refused(problem, " (send force: true if your table plays it that way)")
     if track.uncovered:
         return _place_uncovered(state, command.card, events)
     state = _turn_card(state, command.card, command.force, events)
     return _turn_due_cards(state, events, ends)
 
 
-def _reveal_problem(state: GameState, card_id: str) -> str | None:
+def _reveal_problem(state: GameState, card_id: str) -> Phrase | None:
+    """Why `card_id` cannot be the card turned over now (the table may insist), or None."""
     track = state.invader
     fixed = None if track.uncovered else track.deck[0].card
     if fixed:
         if card_id == fixed:
             return None
-        return f"the next card was placed at setup: it should be {fixed}, not {card_id}"
+        return Phrase("the next card was placed at setup: it should be {expected}, not {card}",
+                      expected=fixed, card=card_id)
     if card_id not in INVADER_CARDS:
-        return f"{card_id} only comes up where the adversary placed it"
+        return Phrase("{card} only comes up where the adversary placed it", card=card_id)
     if card_id in _cards_seen(track):
-        return f"{card_id} has already come up, or lies elsewhere, in this game"
+        return Phrase("{card} has already come up, or lies elsewhere, in this game",
+                      card=card_id)
     stage = expected_stage(state)
     if INVADER_CARDS[card_id].stage != stage:
-        where = "the card from the fear deck" if track.uncovered else "the next card in the deck"
-        return (f"{card_id} is a {stage_name(INVADER_CARDS[card_id].stage)} card, but {where} "
-                f"is {stage_name(stage)}")
+        where = Phrase("the card from the fear deck") if track.uncovered else Phrase(
+            "the next card in the deck")
+        return Phrase("{card} is a {stage} card, but {where} is {expected}", card=card_id,
+                      stage=stage_phrase(INVADER_CARDS[card_id].stage), where=where,
+                      expected=stage_phrase(stage))
     return None
 
 
@@ -891,8 +896,8 @@ def _name_fear_card(state: GameState, card_id: str, force: bool, events: Events)
         raise Refused(f"unknown fear card {card_id!r}; fear cards are named like "
                       "avoid-the-dahan or trade-suffers (see the catalogue)")
     if card_id in state.fear.seen and not force:
-        raise Refused(f"{card.name} was already resolved in this game (send force: true if it "
-                      "came back into the deck)")
+        raise Refused(Phrase("{name} was already resolved in this game", name=Phrase(card.name)),
+                      " (send force: true if it came back into the deck)")
     level = min(state.terror_level, 3)
     events.append(e.FearCardNamed(card_id, card.name, level, card.effect_at(level)))
     return replace(state, fear=replace(state.fear, card=card_id))

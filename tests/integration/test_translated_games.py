@@ -129,3 +129,20 @@ def test_companion_script_answers_in_the_language_asked_for() -> None:
     refused = subprocess.run([sys.executable, "-m", "companion", "script", "--lang", "xx"],
                              input=b"", capture_output=True, cwd=ROOT, timeout=60)
     assert refused.returncode == 2 and b"--lang" in refused.stderr
+
+
+def test_a_refusal_the_table_may_overrule_is_worded_in_the_language_with_the_script_hint():
+    from companion.ui.reads import forceable
+
+    reasons = {}
+    for language in ("en", "de"):
+        driver = new_driver(language)
+        driver.handle({"cmd": "new_game", "players": 2, "seed": 4, "deck": "physical"})
+        answer = driver.handle({"cmd": "reveal", "card": "III-jungle-mountain"})
+        assert not answer["ok"]
+        reasons[language] = answer["error"]
+    assert reasons["en"] == ("III-jungle-mountain is a Stage III card, but the next card in the "
+                             "deck is Stage I (send force: true if your table plays it that way)")
+    german = forceable(reasons["de"])
+    assert german is not None and german != forceable(reasons["en"])
+    assert "Stufe III" in german and "III-jungle-mountain" in german
