@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion import i18n
+from companion.model.table_rules import ADVERSARY_REMINDERS
+from companion.model.texts import STEP_PROMPTS
 from companion.ui import presenter
 
 from .harness import Harness
@@ -44,6 +48,29 @@ def test_switching_to_german_rewrites_the_table_at_once_and_english_brings_it_ba
     assert (ids.terror.text, ids.done.text) == (view.terror, view.action.label)
     choose_language(ui, "English")
     assert {key: ids[key].text for key in english} == english
+
+
+def test_the_step_prompt_reminders_and_conditions_follow_the_language(
+        ui: Harness, tmp_path: Path) -> None:
+    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 4, "adversary": "england",
+                        "level": 1})
+    ui.app.show("table")
+    ui.frames(3)
+    while ui.state["step"] != "build":
+        ui.tap_id("done")
+    ids = ui.screen.ids
+    english = (ids.prompt.text, ids.reminders.text, ids.victory.text)
+    assert english[0].startswith("Build in ") and "7 or more Towns" in english[1]
+    for name, lang in (("Deutsch", "de"), ("Français", "fr")):
+        choose_language(ui, name)
+        translate = i18n.translations(lang).gettext
+        assert ids.prompt.text == ui.state["prompt"]
+        assert ids.prompt.text.startswith(translate(STEP_PROMPTS["build"]).split("{")[0])
+        assert translate(ADVERSARY_REMINDERS["england"][0][0].text) in ids.reminders.text
+        assert ids.victory.text != english[2]
+        ui.screenshot(tmp_path / f"table-build-{lang}.png")
+    choose_language(ui, "English")
+    assert (ids.prompt.text, ids.reminders.text, ids.victory.text) == english
 
 
 def test_french_reaches_the_other_screens_and_the_rules(table: Harness) -> None:
