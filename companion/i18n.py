@@ -88,7 +88,7 @@ def catalogue_path(lang: str, template: str = DOMAIN) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{template}.po"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalogues of `lang` together; English (and a language without files) as written."""
     paths = [catalogue_path(lang, template) for template in TEMPLATES]

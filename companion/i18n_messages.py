@@ -55,6 +55,7 @@ def data_messages() -> set[str]:
 
 def game_messages() -> set[str]:
     from .model import game, reminders, table_rules, texts
+    from .model.notes import Note, Reminder
 
     found = {*texts.STEP_PROMPTS.values(), *texts.EVENT_PROMPTS.values(),
              *texts.VICTORY_CONDITIONS.values(), texts.AWAITING_BLIGHT_CARD_PROMPT,
@@ -64,13 +65,14 @@ def game_messages() -> set[str]:
              game.SACRIFICE_BY_ONE_EFFECT, game.TERROR_CONDITION_MET, game.DEFEAT_DECLARED,
              game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
              reminders.VIRTUAL_DECK.text}
-    notes = [*table_rules.BASE_SETUP,
-             *(note for levels in table_rules.ADVERSARY_SETUP.values()
-               for notes in levels.values() for note in notes),
-             *(rule for levels in table_rules.ADVERSARY_REMINDERS.values()
-               for rules in levels.values() for rule in rules),
-             *(note for notes in table_rules.SCENARIO_SETUP.values() for note in notes),
-             *(rule for rules in table_rules.SCENARIO_REMINDERS.values() for rule in rules)]
+    notes: list[Note | Reminder] = [
+        *table_rules.BASE_SETUP,
+        *(note for levels in table_rules.ADVERSARY_SETUP.values()
+          for notes in levels.values() for note in notes),
+        *(rule for levels in table_rules.ADVERSARY_REMINDERS.values()
+          for rules in levels.values() for rule in rules),
+        *(note for notes in table_rules.SCENARIO_SETUP.values() for note in notes),
+        *(rule for rules in table_rules.SCENARIO_REMINDERS.values() for rule in rules)]
     # The model's own sentences written in place: `Phrase("…")` (a refusal, "no land" …).
     written = code_messages(sorted((PACKAGE / "model").glob("*.py")), ("Phrase",))
     return found | written | {note.text for note in notes}
@@ -83,7 +85,7 @@ def card_messages() -> set[str]:
     from .model.fear_cards import EXPANSION_NAMES, FEAR_CARDS
     from .model.scenarios import SCENARIOS
 
-    found = set(EXPANSION_NAMES.values())
+    found: set[str | None] = set(EXPANSION_NAMES.values())
     for fear in FEAR_CARDS.values():
         found |= {fear.name, *fear.effects}
     for blight in BLIGHT_CARDS.values():

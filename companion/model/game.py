@@ -1168,7 +1168,8 @@ ENDINGS = {
 }
 VICTORY_REASONS = ("fear", "ritual")
 SACRIFICE_DECLARED = "One effect both won and lost the game: a sacrifice victory."
-SACRIFICE_BY_ONE_EFFECT = "The same effect both won and lost the game: a sacrifice victory. {details}"
+SACRIFICE_BY_ONE_EFFECT = (
+    "The same effect both won and lost the game: a sacrifice victory. {details}")
 TERROR_CONDITION_MET = "The players met the terror level {level} condition: {condition}"
 DEFEAT_DECLARED = "The players declared a defeat: {reason}."
 LOSS_CONDITION_MET = "{name}: {condition}"

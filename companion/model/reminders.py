@@ -14,7 +14,6 @@ from .cards import ALL_CARDS
 from .game import cards_in_play
 from .notes import Note, Reminder
 from .state import GameState, Setup
-from .texts import Translate, as_written
 from .table_rules import (
     ADVERSARY_REMINDERS,
     ADVERSARY_SETUP,
@@ -22,6 +21,7 @@ from .table_rules import (
     SCENARIO_REMINDERS,
     SCENARIO_SETUP,
 )
+from .texts import Translate, as_written
 
 BEGINNER_BLIGHT = Note(
     "base-blight-space",

@@ -26,8 +26,8 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
-from ..i18n import N_, _
 from ..driver import ScriptDriver
+from ..i18n import N_, _
 from ..service import GameService
 from . import screens, widgets  # noqa: F401  (widgets: its classes are named in the kv files)
 from .reader_link import ReaderLink
@@ -57,7 +57,7 @@ LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
 
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 
-SETTINGS = [
+SETTINGS: list[dict[str, Any]] = [
     {"type": "title", "title": N_("Table")},
     {"type": "options", "title": N_("Language"),
      "desc": N_("The app's texts and the rules entries (Deutsch, Français)"),
@@ -99,6 +99,8 @@ DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "conf
 
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": ""}
 
+APP_TITLE = N_("Spirit Island companion")
+
 SHORTCUT_KEYS = {32: "done", 13: "done", 271: "done"}  # space, enter, keypad enter
 
 
@@ -107,7 +109,7 @@ class AppRoot(FloatLayout):
 
 
 class CompanionApp(App):
-    title = "Spirit Island companion"
+    title = APP_TITLE
     game_state = DictProperty({}, allownone=True)
     """The driver's view of the game (the same JSON a script gets), {} before any game."""
     notice = StringProperty("")
@@ -125,7 +127,8 @@ class CompanionApp(App):
     service = ObjectProperty(None)
     """The game service the app drives."""
     reader_status = StringProperty("Card reader: off")
-    """Whether a card reader is connected, and where."""
+    """Whether a card reader is connected, and where (the reader link writes it, in the
+    language in use)."""
     read_message = StringProperty("")
     """What the last card laid on the reader was taken as; a tap clears it."""
 
@@ -174,6 +177,8 @@ class CompanionApp(App):
         tr.switch(lang)
         self.driver.set_language(lang)
         self.destroy_settings()  # its titles are built in a language: the next opening rebuilds
+        self.title = _(APP_TITLE)
+        self.reader_link.retranslate()
         if self.game_state:
             self.game_state = self.driver.state() or {}
         if not hasattr(self, "screens"):
@@ -184,6 +189,9 @@ class CompanionApp(App):
             self.screens.get_screen("table").refresh(self.game_state, [])
         if self.screens.has_screen("home"):
             self.screens.get_screen("home").refresh()
+        for name in ("new_game", "checklist", "end", "history", "tags"):
+            if self.screens.has_screen(name):
+                self.screens.get_screen(name).retranslate()
 
     def apply_reader_settings(self) -> None:
         section = self.config["reader"]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock
 from kivy.core.window import Window
 
+from ..i18n import N_, _
 from .reads import ReadPlan, forceable, plan_read
 from .widgets import CardPicker, ConfirmPopup
 
@@ -35,6 +36,25 @@ class ReaderLink:
         self.reader: SerialReader | None = None
         self._events: queue.Queue[ReaderEvent] = queue.Queue()
         self._deliver = Clock.create_trigger(self._deliver_events, -1)
+        self._status: tuple[str, dict[str, Any]] = (N_("Card reader: off"), {})
+        self._notice = ""
+        """The notice the reader put up last (a connection clears it, not another's)."""
+
+    # --- what the players read ---
+
+    def show_status(self, text: str, **values: Any) -> None:
+        """The reader's status line; `text` is English, shown translated (again after a change
+        of language: `retranslate`)."""
+        self._status = (text, values)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        text, values = self._status
+        self.app.reader_status = _(text).format(**values)
+
+    def show_notice(self, text: str) -> None:
+        self._notice = text
+        self.app.notice = text
 
     # --- starting and stopping ---
 
@@ -43,7 +63,7 @@ class ReaderLink:
         self.stop()
         port = port.strip()
         if not port or port == READER_OFF:
-            self.app.reader_status = "Card reader: off"
+            self.show_status(N_("Card reader: off"))
             return
         from ..reader.serial_reader import ReaderSettings  # pyserial only when a reader is set
 
@@ -51,8 +71,8 @@ class ReaderLink:
             settings = ReaderSettings(port=port, family=family,
                                       line_pattern=line_pattern.strip() or None)
         except ValueError as error:
-            self.app.reader_status = f"Card reader: {error}"
-            self.app.notice = f"Card reader not started: {error}"
+            self.show_status(N_("Card reader: {problem}"), problem=error)
+            self.show_notice(_("Card reader not started: {problem}").format(problem=error))
             return
         self.start(settings)
 
@@ -60,7 +80,7 @@ class ReaderLink:
         from ..reader.serial_reader import SerialReader
 
         self.stop()
-        self.app.reader_status = f"Card reader: connecting to {settings.port}…"
+        self.show_status(N_("Card reader: connecting to {port}…"), port=settings.port)
         self.reader = SerialReader(settings, self.from_reader_thread)
         self.reader.start()
 
@@ -90,14 +110,17 @@ class ReaderLink:
     def on_event(self, event: ReaderEvent) -> None:
         app = self.app
         if event.event == "connected":
-            app.reader_status = f"Card reader: {event.family} on {event.port}"
-            if app.notice.startswith("Card reader"):
+            self.show_status(N_("Card reader: {family} on {port}"), family=event.family,
+                             port=event.port)
+            if self._notice and app.notice == self._notice:
                 app.notice = ""
         elif event.event == "disconnected":
-            app.reader_status = f"Card reader: disconnected, retrying ({event.message})"
-            app.notice = f"Card reader disconnected: {event.message}. Retrying by itself."
+            self.show_status(N_("Card reader: disconnected, retrying ({problem})"),
+                             problem=event.message)
+            self.show_notice(_("Card reader disconnected: {problem}. Retrying by itself.")
+                             .format(problem=event.message))
         elif event.event == "error":
-            app.notice = f"Card reader: {event.message}"
+            self.show_notice(_("Card reader: {problem}").format(problem=event.message))
         elif event.event == "present" and event.uid:
             self.card_read(event.uid)
 
@@ -117,7 +140,7 @@ class ReaderLink:
     def carry_out(self, plan: ReadPlan, uid: str) -> None:
         app = self.app
         if plan.kind == "enrol":
-            ConfirmPopup(message=plan.message, confirm_text="Enrol",
+            ConfirmPopup(message=plan.message, confirm_text=_("Enrol"),
                          when_confirmed=lambda: app.enrol_tag(uid)).open()
         elif plan.kind == "act":
             app.read_message = plan.message
@@ -142,8 +165,10 @@ class ReaderLink:
             return  # the refusal is on the notice line, as for a tap
         app.notice = ""
         forced = {**command, "force": True}
-        ConfirmPopup(message=f"{message}. {reason[:1].upper()}{reason[1:]}. Take it anyway?",
-                     confirm_text="Take it",
+        # The reason is the game's refusal as the driver words it (without the scripts' hint).
+        ConfirmPopup(message=_("{read}. {reason}. Take it anyway?").format(
+                         read=message, reason=f"{reason[:1].upper()}{reason[1:]}"),
+                     confirm_text=_("Take it"),
                      when_confirmed=lambda: self._accepted(forced, message)).open()
 
     def _accepted(self, command: dict[str, Any], message: str) -> None:

@@ -17,11 +17,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .presenter import next_action
+from ..i18n import N_, _
+from ..model.cards import ALL_CARDS
+from .presenter import ROMAN, next_action
 
 FORCE_HINT = re.compile(r"\s*\(send force: true[^)]*\)")
-KIND_NAMES = {"invader": "invader card", "fear": "fear card", "blight": "blight card",
-              "command": "command tag"}
+KIND_NAMES = {"invader": N_("invader card"), "fear": N_("fear card"),
+              "blight": N_("blight card"), "command": N_("command tag")}
+COMMAND_NAMES = {"done": N_("Finish the step"), "undo": N_("Undo"), "redo": N_("Redo")}
+"""What the command tags are called (the tag registry's names, for the screens)."""
 
 
 @dataclass(frozen=True)
@@ -36,31 +40,52 @@ class ReadPlan:
     """The card's id, for "choose_blight"."""
 
 
+def tag_name(kind: str, card: str, name: str) -> str:
+    """What players call the card (or command) a tag stands for, in the language in use;
+    `name` is the tag registry's English name, shown translated when the card is unknown."""
+    if kind == "command":
+        return _(COMMAND_NAMES.get(card, name))
+    invader = ALL_CARDS.get(card) if kind == "invader" else None
+    if invader is not None:
+        if invader.stage in (1, 2, 3):
+            return _("{name} (stage {stage})").format(name=_(invader.name),
+                                                      stage=ROMAN[invader.stage])
+        return _(invader.name)
+    return _(name)
+
+
 def plan_read(uid: str, tag: dict[str, Any] | None, state: dict[str, Any] | None,
               screen: str) -> ReadPlan:
     """What to do with a read of `uid` (`tag`: its registry entry or None) on `screen`."""
     if tag is None:
-        return ReadPlan("enrol", f"This tag ({uid}) is not enrolled yet. Enrol it?")
-    kind, card, name = tag["kind"], tag["card"], tag["name"]
+        return ReadPlan("enrol", _("This tag ({uid}) is not enrolled yet. Enrol it?").format(
+            uid=uid))
+    kind, card = tag["kind"], tag["card"]
+    name = tag_name(kind, card, tag["name"])
     playing = screen == "table" and bool(state) and state is not None \
         and state.get("phase") != "over"
     action = next_action(state).kind if playing and state is not None else None
     if kind == "command":
         if not playing:
-            return ReadPlan("show", f"Command tag: {name}. It works on the table during a game.")
+            return ReadPlan("show", _("Command tag: {name}. It works on the table during a "
+                                      "game.").format(name=name))
         if card == "done":
-            return ReadPlan("act", f"Tag: {name}")
-        return ReadPlan("send", f"Tag: {name}", {"cmd": card})
+            return ReadPlan("act", _("Tag: {name}").format(name=name))
+        return ReadPlan("send", _("Tag: {name}").format(name=name), {"cmd": card})
     if kind == "invader" and action == "reveal":
-        return ReadPlan("send", f"Card read: {name}", {"cmd": "reveal", "card": card})
+        return ReadPlan("send", _("Card read: {name}").format(name=name),
+                        {"cmd": "reveal", "card": card})
     if kind == "fear" and action == "resolve_fear":
-        return ReadPlan("send", f"Fear card read: {name}", {"cmd": "resolve_fear", "card": card})
+        return ReadPlan("send", _("Fear card read: {name}").format(name=name),
+                        {"cmd": "resolve_fear", "card": card})
     if kind == "blight" and screen == "new_game":
-        return ReadPlan("choose_blight", f"Blight card read: {name}", card=card)
+        return ReadPlan("choose_blight", _("Blight card read: {name}").format(name=name),
+                        card=card)
     if kind == "blight" and action == "next_blight_card":
-        return ReadPlan("send", f"Blight card read: {name}",
+        return ReadPlan("send", _("Blight card read: {name}").format(name=name),
                         {"cmd": "next_blight_card", "card": card})
-    return ReadPlan("show", f"{name} ({KIND_NAMES[kind]}). Nothing to do with it just now.")
+    return ReadPlan("show", _("{name} ({kind}). Nothing to do with it just now.").format(
+        name=name, kind=_(KIND_NAMES[kind])))
 
 
 

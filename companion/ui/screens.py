@@ -25,15 +25,17 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from .. import i18n
+from ..i18n import N_, _
 from ..model.commands import NewGame, parse_command
 from ..model.game import score, setup_difficulty
 from . import presenter
 from .presenter import ROMAN, TableView
+from .reads import tag_name
 from .theme import rgba, text_colour_on
 from .widgets import NEUTRAL_CARD, CardPicker, ConfirmPopup, InstantPopup, ask_then
 
-NONE_CHOICE = "None"
-RANDOM_BLIGHT = "Random (base game)"
+NONE_CHOICE = N_("None")
+RANDOM_BLIGHT = N_("Random (base game)")
 
 
 def app() -> Any:
@@ -48,19 +50,19 @@ class HomeScreen(Screen):
     notice = StringProperty("")
     """A line for the players: a damaged database moved aside, …"""
 
-    def on_kv_post(self, *_: Any) -> None:
+    def on_kv_post(self, *_args: Any) -> None:
         app().bind(game_state=lambda *_: self.refresh())
 
-    def on_pre_enter(self, *_: Any) -> None:
+    def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
 
     def refresh(self) -> None:
         state = app().game_state
         if state and state["phase"] != "over":
-            self.resume_text = (f"Resume game: round {state['round']}, "
-                                f"{presenter.step_title(state).split(' · ', 1)[-1]}")
+            self.resume_text = _("Resume game: round {round}, {step}").format(
+                round=state["round"], step=presenter.step_title(state).split(" · ", 1)[-1])
         elif state and state["phase"] == "over" and not (state["outcome"] or {}).get("score"):
-            self.resume_text = "Resume: score the finished game"
+            self.resume_text = _("Resume: score the finished game")
         else:
             self.resume_text = ""
 
@@ -84,13 +86,15 @@ class NewGameScreen(Screen):
     deck = StringProperty("virtual")
     """"virtual" (the app shuffles) or "physical" (players name each card)."""
     blight_card = StringProperty(RANDOM_BLIGHT)
-    """The blight card's name, or the random choice."""
+    """The blight card's name, or the random choice (as shown, in the language in use)."""
     adversary = StringProperty(NONE_CHOICE)
-    """The adversary's name or None."""
+    """The adversary's name or None (as shown)."""
+    has_adversary = BooleanProperty(False)
+    """An adversary is chosen, so its level can be."""
     level = StringProperty("0")
     """The adversary level."""
     scenario = StringProperty(NONE_CHOICE)
-    """The scenario's name or None."""
+    """The scenario's name or None (as shown)."""
     scenario_difficulty = StringProperty("")
     """The chosen difficulty of a scenario printed with more than one."""
     scenario_difficulties = ListProperty([])
@@ -110,22 +114,43 @@ class NewGameScreen(Screen):
     level_names = ListProperty([])
     """The levels the chosen adversary offers."""
 
-    def on_kv_post(self, *_: Any) -> None:
-        catalogue = app().catalogue
-        self._adversaries = {a["name"]: a for a in catalogue["adversaries"]}
-        self._scenarios = {s["name"]: s for s in catalogue["scenarios"]}
-        self._blight = {card["name"]: card for cards in catalogue["blight_cards"].values()
-                        for card in cards}
-        self.adversary_names = [NONE_CHOICE, *self._adversaries]
-        self.scenario_names = [NONE_CHOICE, *self._scenarios]
-        self.blight_names = [RANDOM_BLIGHT, *self._blight]
+    def on_kv_post(self, *_args: Any) -> None:
+        self._language = ""
+        self._adversaries: dict[str, dict[str, Any]] = {}
+        self._scenarios: dict[str, dict[str, Any]] = {}
+        self._blight: dict[str, dict[str, Any]] = {}
+        self.retranslate()
         self.bind(adversary=self._changed, level=self._changed, scenario=self._changed,
                   scenario_difficulty=self._changed, thematic=self._changed,
                   mode=self._changed)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        if self._language != i18n.language():
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        """The pickers' names in the language in use (the choices map back to the catalogue's
+        ids through them); what was chosen stays chosen."""
+        catalogue = app().catalogue
+        adversary = self._adversaries.get(self.adversary)
+        scenario = self._scenarios.get(self.scenario)
+        blight = self._blight.get(self.blight_card)
+        self._adversaries = {_(a["name"]): a for a in catalogue["adversaries"]}
+        self._scenarios = {_(s["name"]): s for s in catalogue["scenarios"]}
+        self._blight = {_(card["name"]): card for cards in catalogue["blight_cards"].values()
+                        for card in cards}
+        self.adversary_names = [_(NONE_CHOICE), *self._adversaries]
+        self.scenario_names = [_(NONE_CHOICE), *self._scenarios]
+        self.blight_names = [_(RANDOM_BLIGHT), *self._blight]
+        self.adversary = _(adversary["name"]) if adversary else _(NONE_CHOICE)
+        self.scenario = _(scenario["name"]) if scenario else _(NONE_CHOICE)
+        self.blight_card = _(blight["name"]) if blight else _(RANDOM_BLIGHT)
+        self._language = i18n.language()
         self._changed()
 
-    def _changed(self, *_: Any) -> None:
+    def _changed(self, *_args: Any) -> None:
         adversary = self._adversaries.get(self.adversary)
+        self.has_adversary = adversary is not None
         self.level_names = [str(level["level"]) for level in adversary["levels"]] \
             if adversary else ["0"]
         if self.level not in self.level_names:
@@ -135,7 +160,8 @@ class NewGameScreen(Screen):
         self.scenario_difficulties = choices if len(choices) > 1 else []
         if self.scenario_difficulties and self.scenario_difficulty not in choices:
             self.scenario_difficulty = choices[0]
-        self.difficulty_text = f"Difficulty {self.difficulty()}"
+        self.difficulty_text = _("Difficulty {difficulty}").format(
+            difficulty=self.difficulty())
 
     def difficulty(self) -> int:
         command = parse_command(self.command())
@@ -178,13 +204,17 @@ class NewGameScreen(Screen):
                 app().show("checklist")
 
         if state and state["phase"] != "over":
-            ask_then("A game is still unfinished. Abandon it and start a new one?",
-                    "Abandon and start", begin, app().confirm_destructive)
+            ask_then(_("A game is still unfinished. Abandon it and start a new one?"),
+                     _("Abandon and start"), begin, app().confirm_destructive)
         else:
             begin()
 
 
 # --- setup checklist -----------------------------------------------------------------------------
+
+MODE_NAMES = {"beginner": N_("beginner game"), "advanced": N_("advanced game")}
+DECK_NAMES = {"virtual": N_("virtual deck"), "physical": N_("physical deck")}
+
 
 class ChecklistRow(ButtonBehavior, Label):
     """One setup instruction; a tap ticks it (the ticks help the table, the game does not
@@ -202,24 +232,36 @@ class ChecklistScreen(Screen):
     ticked = NumericProperty(0)
     """How many items are ticked."""
 
-    def on_pre_enter(self, *_: Any) -> None:
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.refresh()
+
+    def retranslate(self) -> None:
+        """The texts again in the language in use; the ticks stay."""
+        self.refresh(keep_ticks=True)
+
+    def refresh(self, keep_ticks: bool = False) -> None:
         state = app().game_state
         if not state:
             return
+        rows = self.ids.checklist
+        done = [row.done for row in reversed(rows.children)] if keep_ticks else []
         self.items = [item["text"] for item in state["setup_checklist"]]
-        self.ticked = 0
-        parts = [f"{state['players']} player{'s' if state['players'] != 1 else ''}",
-                 f"{state['mode']}", f"{state['deck_mode']} deck"]
-        if state["adversary"]:
+        players = state["players"]
+        parts = [_("1 player") if players == 1
+                 else _("{count} players").format(count=players),
+                 _(MODE_NAMES.get(state["mode"], state["mode"])),
+                 _(DECK_NAMES.get(state["deck_mode"], state["deck_mode"]))]
+        if state["adversary"]:  # the state's names are in the language in use already
             parts.append(f"{state['adversary']['name']} {state['adversary']['level']}")
         if state["scenario_detail"]:
             parts.append(state["scenario_detail"]["name"])
-        parts.append(f"difficulty {state['difficulty']}")
+        parts.append(_("difficulty {difficulty}").format(difficulty=state["difficulty"]))
         self.summary = " · ".join(parts)
-        rows = self.ids.checklist
         rows.clear_widgets()
-        for text in self.items:
-            rows.add_widget(ChecklistRow(text=text, on_release=self._toggled))
+        for index, text in enumerate(self.items):
+            ticked = index < len(done) and done[index]
+            rows.add_widget(ChecklistRow(text=text, done=ticked, on_release=self._toggled))
+        self.ticked = sum(1 for row in rows.children if row.done)
 
     def _toggled(self, row: ChecklistRow) -> None:
         row.done = not row.done
@@ -295,12 +337,13 @@ class TableScreen(Screen):
         self._spirit_started: float | None = None
         self._auto_picker: tuple[Any, ...] | None = None
         self._fear_picker: CardPicker | None = None
+        self._fear_picker_language = ""
         self._ticker = Clock.schedule_interval(self._tick, 1)
 
     def stop_timer(self) -> None:
         self._ticker.cancel()
 
-    def on_pre_enter(self, *_: Any) -> None:
+    def on_pre_enter(self, *_args: Any) -> None:
         self.refresh(app().game_state, [])
 
     def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
@@ -355,7 +398,7 @@ class TableScreen(Screen):
                 self._auto_picker = key
                 Clock.schedule_once(lambda *_: self.act(), 0)
 
-    def _tick(self, *_: Any) -> None:
+    def _tick(self, *_args: Any) -> None:
         state = app().game_state if app() else None
         if not (app() and app().spirit_timer and state and state["phase"] == "spirit"
                 and self._spirit_started is not None):
@@ -363,9 +406,12 @@ class TableScreen(Screen):
             return
         elapsed = int(time.monotonic() - self._spirit_started)
         limit = app().spirit_timer_limit * 60
-        self.timer = f"Spirit phase {elapsed // 60}:{elapsed % 60:02d}"
+        clock = f"{elapsed // 60}:{elapsed % 60:02d}"
         if limit:
-            self.timer += f" of {limit // 60}:00"
+            self.timer = _("Spirit phase {time} of {limit}").format(
+                time=clock, limit=f"{limit // 60}:00")
+        else:
+            self.timer = _("Spirit phase {time}").format(time=clock)
         self.timer_over = bool(limit) and elapsed > limit
 
     # --- taps ---
@@ -396,7 +442,8 @@ class TableScreen(Screen):
         state = app().game_state
         if not state or not state["invader"]["awaiting_reveal"]:
             return
-        picker = CardPicker(title=f"Which card came up? ({_expected(state)})",
+        picker = CardPicker(title=_("Which card came up? ({expected})").format(
+                                expected=_expected(state)),
                             when_picked=lambda card: app().send({"cmd": "reveal", "card": card}))
         picker.fill([_invader_choice(card) for card in state["invader"]["candidates"]])
         picker.open()
@@ -405,16 +452,18 @@ class TableScreen(Screen):
         state = app().game_state
         if not state or not state["fear"]["earned"]:
             return
-        if self._fear_picker is None:  # fifty buttons: built once, not on every fear step
-            choices = [{"value": "", "text": "Resolve without naming it",
-                        "detail": "the app only counts it", "highlight": True}]
+        # Fifty buttons: built once (and again in another language), not on every fear step.
+        if self._fear_picker is None or self._fear_picker_language != i18n.language():
+            choices = [{"value": "", "text": _("Resolve without naming it"),
+                        "detail": _("the app only counts it"), "highlight": True}]
             for expansion, cards in app().catalogue["fear_cards"].items():
-                name = app().catalogue["expansions"].get(expansion, expansion)
-                choices += [{"value": card["id"], "text": card["name"], "detail": name}
+                name = _(app().catalogue["expansions"].get(expansion, expansion))
+                choices += [{"value": card["id"], "text": _(card["name"]), "detail": name}
                             for card in cards]
-            self._fear_picker = CardPicker(title="Which fear card did you turn over?",
+            self._fear_picker = CardPicker(title=_("Which fear card did you turn over?"),
                                            when_picked=self._resolve_fear)
             self._fear_picker.fill(choices)
+            self._fear_picker_language = i18n.language()
         self._fear_picker.offer(set(state["fear"]["seen"]))
         self._fear_picker.open()
 
@@ -426,11 +475,11 @@ class TableScreen(Screen):
 
     def pick_blight_card(self) -> None:
         """The Still-Healthy card ran out: name the blight card drawn to replace it."""
-        choices = [{"value": card["id"], "text": card["name"],
-                    "detail": app().catalogue["expansions"].get(expansion, expansion)}
+        choices = [{"value": card["id"], "text": _(card["name"]),
+                    "detail": _(app().catalogue["expansions"].get(expansion, expansion))}
                    for expansion, cards in app().catalogue["blight_cards"].items()
                    for card in cards]
-        picker = CardPicker(title="Which blight card did you draw?",
+        picker = CardPicker(title=_("Which blight card did you draw?"),
                             when_picked=lambda card: app().send({"cmd": "next_blight_card",
                                                              "card": card}))
         picker.fill(choices)
@@ -454,8 +503,8 @@ class GameMenu(InstantPopup):
                 app().show("end")
 
         if result == "defeat":
-            ask_then("Declare the game lost? (Undo can take it back.)", "We lost", go,
-                    app().confirm_destructive)
+            ask_then(_("Declare the game lost? (Undo can take it back.)"), _("We lost"), go,
+                     app().confirm_destructive)
         else:
             go()
 
@@ -466,8 +515,8 @@ class GameMenu(InstantPopup):
             app().reload_state()
             app().show("home")
 
-        ask_then("Abandon this game? It stays in the list of games but cannot be resumed.",
-                "Abandon", go, app().confirm_destructive)
+        ask_then(_("Abandon this game? It stays in the list of games but cannot be resumed."),
+                 _("Abandon"), go, app().confirm_destructive)
 
     def go_home(self) -> None:
         self.dismiss()
@@ -480,14 +529,14 @@ class GameMenu(InstantPopup):
 
 def _expected(state: dict[str, Any]) -> str:
     stage = state["invader"]["expected_stage"]
-    return f"Stage {ROMAN.get(stage, '?')}" if stage else "any card"
+    return _("Stage {stage}").format(stage=ROMAN.get(stage, "?")) if stage else _("any card")
 
 
 def _invader_choice(card_id: str) -> dict[str, Any]:
     face = presenter.card_face(card_id)
     colour = face.terrains[0].colour if face.terrains else NEUTRAL_CARD
     terrains = " + ".join(chip.name for chip in face.terrains)
-    stage = face.stage or "special card"
+    stage = face.stage or _("special card")
     detail = stage if terrains == face.name else f"{stage} · {terrains}"
     return {"value": face.id, "text": face.name, "detail": detail,
             "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
@@ -505,30 +554,43 @@ class EndScreen(Screen):
     has_bonus = BooleanProperty(False)
     """The scenario gives bonus points."""
 
-    def on_pre_enter(self, *_: Any) -> None:
+    def on_pre_enter(self, *_args: Any) -> None:
         state = app().game_state
         if not state or not state["outcome"]:
             return
         outcome = state["outcome"]
-        result = {"victory": "Victory", "sacrifice": "Sacrifice victory",
-                  "defeat": "Defeat"}.get(outcome["result"], outcome["result"])
-        self.outcome = f"{result}: {outcome.get('detail') or outcome['reason']}"
         self.ids.dahan.value = outcome.get("dahan") or 0
         recorded = outcome.get("blight_on_island")
         self.ids.blight.value = state["blight"]["on_island"] if recorded is None else recorded
         self.has_bonus = bool(state.get("scenario"))
         self.ids.bonus.value = outcome.get("bonus") or 0
-        self.saved_text = (f"Saved to history with {outcome['score']} points"
-                           if outcome.get("score") is not None else "Not saved yet")
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The outcome, score and saved lines in the language in use (the counts stay)."""
+        state = app().game_state
+        if not state or not state["outcome"]:
+            return
+        outcome = state["outcome"]
+        result = _(presenter.RESULT_NAMES.get(outcome["result"], outcome["result"]))
+        self.outcome = _("{result}: {detail}").format(
+            result=result, detail=outcome.get("detail") or outcome["reason"])
+        self._show_saved()
         self.update_score()
 
-    def update_score(self, *_: Any) -> None:
+    def _show_saved(self) -> None:
+        outcome = (app().game_state or {}).get("outcome") or {}
+        self.saved_text = (_("Saved to history with {score} points").format(
+            score=outcome["score"]) if outcome.get("score") is not None
+            else _("Not saved yet"))
+
+    def update_score(self, *_args: Any) -> None:
         game = app().service.session.state
         if game is None or game.outcome is None:
             return
         points = score(game, int(self.ids.dahan.value), int(self.ids.blight.value),
                        int(self.ids.bonus.value))
-        self.score_text = f"Score: {points}"
+        self.score_text = _("Score: {points}").format(points=points)
 
     def save(self) -> None:
         command: dict[str, Any] = {"cmd": "score", "dahan": int(self.ids.dahan.value),
@@ -536,7 +598,7 @@ class EndScreen(Screen):
         if self.has_bonus:
             command["bonus"] = int(self.ids.bonus.value)
         if app().send(command):
-            self.saved_text = f"Saved to history with {app().game_state['outcome']['score']} points"
+            self._show_saved()
 
     def back_to_game(self) -> None:
         """Undo the ending, for a game declared over by mistake."""
@@ -550,7 +612,10 @@ class HistoryScreen(Screen):
     stats_text = StringProperty("")
     """Games played, wins, win rate, average score."""
 
-    def on_pre_enter(self, *_: Any) -> None:
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.refresh()
+
+    def retranslate(self) -> None:
         self.refresh()
 
     def refresh(self) -> None:
@@ -560,11 +625,13 @@ class HistoryScreen(Screen):
         if played:
             rate = round(100 * stats.get("win_rate", 0))
             average = stats.get("average_score")
-            self.stats_text = (f"{played} games played · {stats.get('wins', 0)} won ({rate}%)"
-                               + (f" · average score {average:.1f}" if average is not None
-                                  else ""))
+            parts = [_("{count} games played").format(count=played),
+                     _("{wins} won ({rate}%)").format(wins=stats.get("wins", 0), rate=rate)]
+            if average is not None:
+                parts.append(_("average score {average}").format(average=f"{average:.1f}"))
+            self.stats_text = " · ".join(parts)
         else:
-            self.stats_text = "No finished games yet."
+            self.stats_text = _("No finished games yet.")
         names = {a["id"]: a["name"] for a in app().catalogue["adversaries"]}
         names.update({s["id"]: s["name"] for s in app().catalogue["scenarios"]})
         self.ids.games.data = [_history_row(game, names) for game in reversed(games)]
@@ -576,29 +643,37 @@ class HistoryScreen(Screen):
             self.refresh()
             app().reload_state()
 
-        ask_then(f"Delete game {game_id} from the history for good?", "Delete", go,
-                app().confirm_destructive)
+        ask_then(_("Delete game {game} from the history for good?").format(game=game_id),
+                 _("Delete"), go, app().confirm_destructive)
+
+
+GAME_RESULT_NAMES = {"victory": N_("victory"), "defeat": N_("defeat"),
+                     "sacrifice": N_("sacrifice victory"), "active": N_("in progress"),
+                     "finished": N_("finished"), "abandoned": N_("abandoned")}
+"""A history row's result, or its status while it has none."""
 
 
 def _history_row(game: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     adversary, scenario = game.get("adversary"), game.get("scenario")
     against = ", ".join(filter(None, [
-        f"{names.get(adversary, adversary)} {game.get('adversary_level') or 0}" if adversary
+        f"{_(names.get(adversary, adversary))} {game.get('adversary_level') or 0}" if adversary
         else "",
-        names.get(scenario, scenario) if scenario else "",
-    ])) or "no adversary"
+        _(names.get(scenario, scenario)) if scenario else "",
+    ])) or _("no adversary")
     result = game.get("result") or game["status"]
-    score_text = f" · {game['score']} points" if game.get("score") is not None else ""
-    started = (game.get("started_at") or "")[:10]
-    return {"game_id": game["id"],
-            "text": f"{started} · {game['players']}p · {against} · {result}{score_text}"
-                    f" · {game.get('rounds') or 0} rounds"}
+    result = _(GAME_RESULT_NAMES.get(result, result))
+    parts = [(game.get("started_at") or "")[:10],
+             _("{players}p").format(players=game["players"]), against, result]
+    if game.get("score") is not None:
+        parts.append(_("{score} points").format(score=game["score"]))
+    parts.append(_("{rounds} rounds").format(rounds=game.get("rounds") or 0))
+    return {"game_id": game["id"], "text": " · ".join(parts)}
 
 
 # --- card tags (enrolment) -----------------------------------------------------------------------
 
-TAG_KIND_TITLES = {"invader": "Invader cards", "fear": "Fear cards", "blight": "Blight cards",
-                   "command": "Command tags"}
+TAG_KIND_TITLES = {"invader": N_("invader cards"), "fear": N_("fear cards"),
+                   "blight": N_("blight cards"), "command": N_("command tags")}
 
 
 class TagsScreen(Screen):
@@ -620,10 +695,13 @@ class TagsScreen(Screen):
         self._tags: dict[str, dict[str, Any]] = {}
         self._progress: dict[str, list[int]] = {}
 
-    def on_pre_enter(self, *_: Any) -> None:
+    def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
 
-    def on_kind(self, *_: Any) -> None:
+    def on_kind(self, *_args: Any) -> None:
+        self.refresh()
+
+    def retranslate(self) -> None:
         self.refresh()
 
     def refresh(self) -> None:
@@ -634,14 +712,17 @@ class TagsScreen(Screen):
         self._progress = answer["progress"]
         enrolled_cards = {tag["card"] for tag in answer["tags"] if tag["kind"] == self.kind}
         self.ids.cards.data = [
-            {"text": name + ("  · tagged" if card in enrolled_cards else ""),
+            {"text": _("{name}  · tagged").format(name=name) if card in enrolled_cards
+             else name,
              "card": card, "tagged": card in enrolled_cards}
             for card, name in tag_cards(self.kind)
         ]
         done, total = self._progress.get(self.kind, [len(enrolled_cards), 0])
-        title = TAG_KIND_TITLES[self.kind].lower()
-        self.progress_text = f"{done} of {total} {title} have a tag" if total else \
-            f"{len(enrolled_cards)} {title} have a tag"
+        cards = _(TAG_KIND_TITLES[self.kind])
+        self.progress_text = (
+            _("{done} of {total} {cards} have a tag").format(done=done, total=total, cards=cards)
+            if total else
+            _("{count} {cards} have a tag").format(count=len(enrolled_cards), cards=cards))
         self._describe()
 
     def tag_read(self, uid: str) -> None:
@@ -653,16 +734,19 @@ class TagsScreen(Screen):
         tag = self._tags.get(self.uid)
         self.can_forget = tag is not None
         if not self.uid:
-            self.status_text = ("Lay a card on the reader, then tap which card it is. "
-                                "(Is the reader set up? Settings, Card reader.)")
+            self.status_text = _("Lay a card on the reader, then tap which card it is. "
+                                 "(Is the reader set up? Settings, Card reader.)")
         elif tag is None:
-            self.status_text = f"Tag {self.uid}: not enrolled yet. Tap which card it is."
+            self.status_text = _("Tag {uid}: not enrolled yet. Tap which card it is.").format(
+                uid=self.uid)
         else:
-            self.status_text = f"Tag {self.uid} is {tag['name']}. Tap another card to change it."
+            self.status_text = _("Tag {uid} is {name}. Tap another card to change it.").format(
+                uid=self.uid, name=tag_name(tag["kind"], tag["card"], tag["name"]))
 
     def choose(self, card: str) -> None:
         if not self.uid:
-            app().notice = "Lay a card on the reader first: then the app knows which tag it is."
+            app().notice = _("Lay a card on the reader first: then the app knows which tag "
+                             "it is.")
             return
         current = self._tags.get(self.uid)
         command = {"cmd": "tag_enrol", "uid": self.uid, "kind": self.kind, "card": card}
@@ -670,8 +754,10 @@ class TagsScreen(Screen):
             self._enrol(command)
             return
         name = dict(tag_cards(self.kind)).get(card, card)
-        ConfirmPopup(message=f"This tag is {current['name']}. Make it {name} instead?",
-                     confirm_text="Change it",
+        current_name = tag_name(current["kind"], current["card"], current["name"])
+        ConfirmPopup(message=_("This tag is {current}. Make it {name} instead?").format(
+                         current=current_name, name=name),
+                     confirm_text=_("Change it"),
                      when_confirmed=lambda: self._enrol({**command, "replace": True})).open()
 
     def _enrol(self, command: dict[str, Any]) -> None:
@@ -687,16 +773,18 @@ class TagsScreen(Screen):
             if app().service_call({"cmd": "tag_forget", "uid": self.uid})["ok"]:
                 self.refresh()
 
-        ask_then(f"Forget tag {self.uid} ({tag['name']})?", "Forget", forget_it,
-                 app().confirm_destructive)
+        ask_then(_("Forget tag {uid} ({name})?").format(
+                     uid=self.uid, name=tag_name(tag["kind"], tag["card"], tag["name"])),
+                 _("Forget"), forget_it, app().confirm_destructive)
 
 
 def tag_cards(kind: str) -> list[tuple[str, str]]:
-    """(id, name) of every card a tag of `kind` can stand for, in the catalogue's order."""
+    """(id, name) of every card a tag of `kind` can stand for, in the catalogue's order; the
+    names in the language in use."""
     from ..reader.tags import TAG_COMMANDS, TagMeaning, card_name, known_cards
 
     cards = list(TAG_COMMANDS) if kind == "command" else known_cards()[kind]
-    return [(card, card_name(TagMeaning(kind, card))) for card in cards]
+    return [(card, tag_name(kind, card, card_name(TagMeaning(kind, card)))) for card in cards]
 
 
 # --- rules ----------------------------------------------------------------------------------------
@@ -727,19 +815,19 @@ class RulesScreen(Screen):
         self.return_to = "home"
         self.lang = i18n.language()  # the app's language, until EN / DE / FR say otherwise
 
-    def on_query(self, *_: Any) -> None:
+    def on_query(self, *_args: Any) -> None:
         if self.ids.query.text != self.query:
             self.ids.query.text = self.query
         self.entry_id = ""
         self._history.clear()
         self.search()
 
-    def on_lang(self, *_: Any) -> None:
+    def on_lang(self, *_args: Any) -> None:
         if self.entry_id:
             self._show(self.entry_id)
         self.search()
 
-    def on_entry_id(self, *_: Any) -> None:
+    def on_entry_id(self, *_args: Any) -> None:
         self.show_keys = not self.entry_id
 
     def search(self) -> None:

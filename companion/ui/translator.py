@@ -30,20 +30,23 @@ class Translator(Observable):
 
     def funbind(self, name: str, func: Any, *args: Any, **kwargs: Any) -> Any:
         if name == "_":
-            key = (func, args, kwargs)
-            if key in self.observers:
-                self.observers.remove(key)
+            self.observers = [observer for observer in self.observers
+                              if not (observer[0] is func and observer[1] == args)]
             return None
         return super().funbind(name, func, *args, **kwargs)
 
     def switch(self, lang: str) -> None:
         i18n.set_language(lang)
-        for observer in list(self.observers):
+        alive = []
+        for observer in self.observers:
             func, args, _kwargs = observer
             try:
                 func(*args, None, None)
-            except ReferenceError:  # a widget that is gone (an earlier app's, in the tests)
-                self.observers.remove(observer)
+            except ReferenceError:  # a widget that is gone (a card tile taken off the board)
+                continue
+            alive.append(observer)
+        # Kept by identity: comparing a dead widget's proxy would raise again.
+        self.observers = alive
 
 
 tr = Translator()

@@ -113,7 +113,7 @@ class CardTile(BoxLayout):
     face = ObjectProperty(None, allownone=True)
     """The CardFace shown, None for an empty space."""
     caption = StringProperty("")
-    """The card's stage (or a special card's name), or "empty"."""
+    """The card's stage; empty for an empty space or a special card (the layout says which)."""
 
     def on_kv_post(self, *_: Any) -> None:
         self.bind(face=self._show)
@@ -123,10 +123,9 @@ class CardTile(BoxLayout):
         chips = self.ids.chips
         chips.clear_widgets()
         face: CardFace | None = self.face
+        self.caption = face.stage if face is not None else ""
         if face is None:
-            self.caption = i18n._("empty")
             return
-        self.caption = face.stage or i18n._("special card")
         for chip in face.terrains:
             chips.add_widget(TerrainChip(text=chip.name, background=rgba(chip.colour),
                                          ink=rgba(chip.text_colour)))
@@ -182,9 +181,13 @@ class ConfirmPopup(InstantPopup):
     message = StringProperty("")
     """The question."""
     confirm_text = StringProperty("Yes")
-    """The label of the button that goes ahead."""
+    """The label of the button that goes ahead ("Yes", in the language in use, unless given)."""
     when_confirmed = ObjectProperty(None)
     """Called when the player confirms."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("confirm_text", i18n._("Yes"))
+        super().__init__(**kwargs)
 
     def confirm(self) -> None:
         self.dismiss()
