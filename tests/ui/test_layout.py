@@ -84,13 +84,17 @@ def layout_problems(ui: Harness) -> list[str]:
 
 # Every size with the normal text; the largest text on the smallest landscape screen and on the
 # portrait one, where it is hardest to fit (labels may shrink it back where a box is full).
-CASES = [(size, "normal") for size in SIZES] + [("800x480", "largest"), ("720x1280", "largest")]
+# German and French run longer than English: the smallest screen in both, the largest text too.
+CASES = [(size, "normal", "English") for size in SIZES] + [
+    ("800x480", "largest", "English"), ("720x1280", "largest", "English"),
+    ("800x480", "normal", "Deutsch"), ("800x480", "largest", "Deutsch"),
+    ("800x480", "normal", "Français"), ("720x1280", "largest", "Français")]
 
 
-@pytest.mark.parametrize(("size", "text_size"), CASES)
-def test_every_screen_fits_its_text_and_targets(size: str, text_size: str,
+@pytest.mark.parametrize(("size", "text_size", "language"), CASES)
+def test_every_screen_fits_its_text_and_targets(size: str, text_size: str, language: str,
                                                 tmp_path: Path) -> None:
-    with_text_size(tmp_path, text_size)
+    with_text_size(tmp_path, text_size, language)
     ui = Harness(tmp_path / "games.db", SIZES[size])
     assert ui.app.text_scale == TEXT_SCALES[text_size]
     failures: dict[str, list[str]] = {}
@@ -105,5 +109,5 @@ def test_every_screen_fits_its_text_and_targets(size: str, text_size: str,
     finally:
         ui.close()
     assert {"home", "new-game", "checklist", "table", "end", "history"} <= set(seen)
-    assert not failures, "\n".join(f"{stop} at {size}, {text_size} text: {p}" for stop, problems in
-                                    failures.items() for p in problems)
+    assert not failures, "\n".join(f"{stop} at {size}, {text_size} text, {language}: {p}"
+                                    for stop, problems in failures.items() for p in problems)

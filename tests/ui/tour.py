@@ -124,9 +124,10 @@ def _play_to(ui: Harness, step: str, round_number: int, fear_per_round: int = 0)
     raise AssertionError(f"never reached {step} in round {round_number}")
 
 
-def with_text_size(folder: Path, text_size: str) -> None:
-    """Set the text size in the settings file the app in `folder` will read."""
-    (folder / "companion.ini").write_text(f"[companion]\ntext_size = {text_size}\n")
+def with_text_size(folder: Path, text_size: str, language: str = "English") -> None:
+    """Set the text size (and language) in the settings file the app in `folder` will read."""
+    (folder / "companion.ini").write_text(
+        f"[companion]\ntext_size = {text_size}\nlanguage = {language}\n")
 
 
 def take_screenshots(folder: Path) -> list[Path]:
