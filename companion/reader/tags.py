@@ -13,7 +13,9 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from companion.i18n import N_
 from companion.model.catalogue import catalogue
+from companion.model.texts import ROMAN_STAGES, Phrase, Translate, as_written
 
 TAG_KINDS = ("invader", "fear", "blight", "command")
 TAG_COMMANDS = ("done", "undo", "redo")
@@ -26,8 +28,8 @@ CSV_COLUMNS = ("uid", "kind", "card", "name")
 REQUIRED_COLUMNS = ("uid", "kind", "card")
 """`name` is written for people and ignored on import."""
 
-_COMMAND_NAMES = {"done": "Finish the step", "undo": "Undo", "redo": "Redo"}
-_ROMAN = {1: "I", 2: "II", 3: "III"}
+_COMMAND_NAMES = {"done": N_("Finish the step"), "undo": N_("Undo"), "redo": N_("Redo")}
+_STAGED_NAME = N_("{name} (stage {stage})")
 
 
 @dataclass(frozen=True)
@@ -59,18 +61,19 @@ def normalise_uid(text: str) -> str:
 
 
 @cache
-def _names() -> dict[str, dict[str, str]]:
+def _names() -> dict[str, dict[str, Phrase]]:
     """Each card kind's ids, in catalogue order, with the names players know them by."""
     data = catalogue()
     invaders = {}
     for card in data["invader_cards"]:
-        stage = _ROMAN.get(card["stage"])
-        invaders[card["id"]] = f"{card['name']} (stage {stage})" if stage else card["name"]
+        stage = ROMAN_STAGES.get(card["stage"])
+        invaders[card["id"]] = Phrase(_STAGED_NAME, name=Phrase(card["name"]), stage=stage) \
+            if stage else Phrase(card["name"])
     return {
         "invader": invaders,
-        "fear": {card["id"]: card["name"]
+        "fear": {card["id"]: Phrase(card["name"])
                  for cards in data["fear_cards"].values() for card in cards},
-        "blight": {card["id"]: card["name"]
+        "blight": {card["id"]: Phrase(card["name"])
                    for cards in data["blight_cards"].values() for card in cards},
     }
 
@@ -98,12 +101,14 @@ def check_meaning(kind: str, card: str, cards: Mapping[str, Collection[str]]) ->
     return TagMeaning(kind, card)
 
 
-def card_name(meaning: TagMeaning) -> str:
-    """What players call the card (or the command), for screens and the CSV's name column."""
+def card_name(meaning: TagMeaning, translate: Translate = as_written) -> str:
+    """What players call the card (or the command), for screens and the CSV's name column;
+    English unless `translate` says otherwise."""
     if meaning.kind == "command":
-        return _COMMAND_NAMES.get(meaning.card, meaning.card)
+        return translate(_COMMAND_NAMES.get(meaning.card, meaning.card))
     # A card this version does not know (kept from a newer catalogue) shows its id.
-    return _names().get(meaning.kind, {}).get(meaning.card, meaning.card)
+    name = _names().get(meaning.kind, {}).get(meaning.card)
+    return meaning.card if name is None else name.render(translate)
 
 
 def progress(tags: Collection[TagMeaning],

@@ -18,14 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, _
-from ..model.cards import ALL_CARDS
-from .presenter import ROMAN, next_action
+from ..reader.tags import TagMeaning, card_name
+from .presenter import next_action
 
 FORCE_HINT = re.compile(r"\s*\(send force: true[^)]*\)")
 KIND_NAMES = {"invader": N_("invader card"), "fear": N_("fear card"),
               "blight": N_("blight card"), "command": N_("command tag")}
-COMMAND_NAMES = {"done": N_("Finish the step"), "undo": N_("Undo"), "redo": N_("Redo")}
-"""What the command tags are called (the tag registry's names, for the screens)."""
 
 
 @dataclass(frozen=True)
@@ -40,18 +38,9 @@ class ReadPlan:
     """The card's id, for "choose_blight"."""
 
 
-def tag_name(kind: str, card: str, name: str) -> str:
-    """What players call the card (or command) a tag stands for, in the language in use;
-    `name` is the tag registry's English name, shown translated when the card is unknown."""
-    if kind == "command":
-        return _(COMMAND_NAMES.get(card, name))
-    invader = ALL_CARDS.get(card) if kind == "invader" else None
-    if invader is not None:
-        if invader.stage in (1, 2, 3):
-            return _("{name} (stage {stage})").format(name=_(invader.name),
-                                                      stage=ROMAN[invader.stage])
-        return _(invader.name)
-    return _(name)
+def tag_name(kind: str, card: str) -> str:
+    """What players call the card (or command) a tag stands for, in the language in use."""
+    return card_name(TagMeaning(kind, card), _)
 
 
 def plan_read(uid: str, tag: dict[str, Any] | None, state: dict[str, Any] | None,
@@ -61,7 +50,7 @@ def plan_read(uid: str, tag: dict[str, Any] | None, state: dict[str, Any] | None
         return ReadPlan("enrol", _("This tag ({uid}) is not enrolled yet. Enrol it?").format(
             uid=uid))
     kind, card = tag["kind"], tag["card"]
-    name = tag_name(kind, card, tag["name"])
+    name = tag_name(kind, card)
     playing = screen == "table" and bool(state) and state is not None \
         and state.get("phase") != "over"
     action = next_action(state).kind if playing and state is not None else None

@@ -741,7 +741,7 @@ class TagsScreen(Screen):
                 uid=self.uid)
         else:
             self.status_text = _("Tag {uid} is {name}. Tap another card to change it.").format(
-                uid=self.uid, name=tag_name(tag["kind"], tag["card"], tag["name"]))
+                uid=self.uid, name=tag_name(tag["kind"], tag["card"]))
 
     def choose(self, card: str) -> None:
         if not self.uid:
@@ -754,7 +754,7 @@ class TagsScreen(Screen):
             self._enrol(command)
             return
         name = dict(tag_cards(self.kind)).get(card, card)
-        current_name = tag_name(current["kind"], current["card"], current["name"])
+        current_name = tag_name(current["kind"], current["card"])
         ConfirmPopup(message=_("This tag is {current}. Make it {name} instead?").format(
                          current=current_name, name=name),
                      confirm_text=_("Change it"),
@@ -774,17 +774,17 @@ class TagsScreen(Screen):
                 self.refresh()
 
         ask_then(_("Forget tag {uid} ({name})?").format(
-                     uid=self.uid, name=tag_name(tag["kind"], tag["card"], tag["name"])),
+                     uid=self.uid, name=tag_name(tag["kind"], tag["card"])),
                  _("Forget"), forget_it, app().confirm_destructive)
 
 
 def tag_cards(kind: str) -> list[tuple[str, str]]:
     """(id, name) of every card a tag of `kind` can stand for, in the catalogue's order; the
     names in the language in use."""
-    from ..reader.tags import TAG_COMMANDS, TagMeaning, card_name, known_cards
+    from ..reader.tags import TAG_COMMANDS, known_cards
 
     cards = list(TAG_COMMANDS) if kind == "command" else known_cards()[kind]
-    return [(card, tag_name(kind, card, card_name(TagMeaning(kind, card)))) for card in cards]
+    return [(card, tag_name(kind, card)) for card in cards]
 
 
 # --- rules ----------------------------------------------------------------------------------------
