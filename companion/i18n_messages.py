@@ -59,12 +59,14 @@ def game_messages() -> set[str]:
 
     found = {*texts.STEP_PROMPTS.values(), *texts.EVENT_PROMPTS.values(),
              *texts.VICTORY_CONDITIONS.values(), texts.AWAITING_BLIGHT_CARD_PROMPT,
+             texts.AWAITING_FLIPPED_BLIGHT_CARD_PROMPT,
              texts.AWAITING_REVEAL_PROMPT, texts.AWAITING_UNCOVERED_PROMPT,
              texts.SPECIAL_CARD_PROMPT, texts.AND, "no land", "no card",
              *game.ENDINGS.values(), game.SACRIFICE_DECLARED,
              game.SACRIFICE_BY_ONE_EFFECT, game.TERROR_CONDITION_MET, game.DEFEAT_DECLARED,
              game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
-             reminders.VIRTUAL_DECK.text}
+             reminders.VIRTUAL_DECK.text, reminders.CHOSEN_BLIGHT_CARD.text,
+             reminders.EVENT_DECK.text}
     notes: list[Note | Reminder] = [
         *table_rules.BASE_SETUP,
         *(note for levels in table_rules.ADVERSARY_SETUP.values()

@@ -45,6 +45,9 @@ class NewGame(Command):
 @dataclass(frozen=True)
 class Next(Command):
     name: ClassVar[str] = "next"
+    step: str | None = None
+    """The step this means to finish; when the game is already past it, nothing happens (a
+    second tap on Done must not finish the step that the first tap started)."""
 
 
 @dataclass(frozen=True)

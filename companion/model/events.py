@@ -255,10 +255,13 @@ class BlightCardFlipped(Event):
 
 @dataclass(frozen=True)
 class BlightCardNeeded(Event):
-    """A Still-Healthy Island card ran out: the next blight card goes straight to its back."""
+    """The players must name a blight card: the one drawn face down at setup has flipped
+    (`flipping`), or a Still-Healthy Island card ran out and the next goes straight to its
+    back."""
 
     type: ClassVar[str] = "blight_card_needed"
     owed: int
+    flipping: bool = False
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,11 @@ def start(command: c.NewGame) -> tuple[GameState, Events]:
         in_deck = sum(1 for entry in entries if entry.card not in SPECIAL_CARDS)
         deck, set_aside = entries, (None,) * (TOTAL_INVADER_CARDS - in_deck - len(removed))
     if setup.mode == "advanced" and setup.blight_card is None:
-        setup = replace(setup, blight_card=rng.choice(BASE_GAME_BLIGHT_CARDS))
+        # Drawn face down: with their own cards the players learn which card it is when it
+        # flips; an app that shuffles may choose now but keeps it to itself until then.
+        setup = replace(setup, blight_card_hidden=True)
+        if setup.deck == "virtual":
+            setup = replace(setup, blight_card=rng.choice(BASE_GAME_BLIGHT_CARDS))
 
     per_player = HEALTHY_BLIGHT_PER_PLAYER if setup.mode == "advanced" \
         else BEGINNER_BLIGHT_PER_PLAYER
@@ -152,7 +156,8 @@ def start(command: c.NewGame) -> tuple[GameState, Events]:
         events=_event_track(setup),
     )
     events: Events = [
-        e.GameStarted(setup.players, setup.mode, setup.deck, setup.blight_card, setup.seed)
+        e.GameStarted(setup.players, setup.mode, setup.deck,
+                      None if setup.blight_card_hidden else setup.blight_card, setup.seed)
     ]
     ends: list[Ending] = []
     state = _enter(state, _setup_steps(setup)[0], events, ends)
@@ -320,6 +325,9 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
     events: Events = []
     ends: list[Ending] = []
     if isinstance(command, c.Next):
+        if command.step is not None and command.step != state.step:
+            raise Refused(f"this was meant to finish the {command.step!r} step, but the game "
+                          f"is at {state.step!r} already; nothing was changed")
         state = _complete_step(state, events, ends)
     elif isinstance(command, c.Reveal):
         state = _reveal(state, command, events, ends)
@@ -472,6 +480,9 @@ def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> Game
     step = state.step
     if awaiting_reveal(state):
         raise Refused(f"{_reveal_request(state)} before finishing this step")
+    if state.blight.awaiting_card and state.blight.side == "healthy":
+        raise Refused("the blight card has flipped: say which card it is (next_blight_card) "
+                      "before going on")
     if state.blight.awaiting_card:
         raise Refused("the Still-Healthy Island card has no blight left: draw the next blight "
                       "card and name it (next_blight_card) before going on")
@@ -951,7 +962,7 @@ def _add_blight(state: GameState, amount: int, events: Events, ends: list[Ending
     events.append(e.BlightAdded(blight.on_island - before, blight.on_card, blight.on_island))
     events.extend(later)
     if blight.awaiting_card and not waiting_before:
-        events.append(e.BlightCardNeeded(blight.owed))
+        events.append(e.BlightCardNeeded(blight.owed, flipping=blight.side == "healthy"))
     return state
 
 
@@ -960,6 +971,9 @@ def _blight_card_emptied(state: GameState, events: Events, ends: list[Ending]) -
     card = BLIGHT_CARDS.get(blight.card or "")
     if blight.side == "healthy" and card is not None:
         return _turn_to_back(state, card.id, 0, events, ends)
+    if blight.side == "healthy" and state.setup.mode == "advanced":
+        # A card drawn face down flips: the players turn it over and say which it is.
+        return replace(state, blight=replace(blight, awaiting_card=True))
     if blight.side == "still_healthy" and blight.card is not None:
         # Not a loss: the next blight card goes straight onto its back side.
         return replace(state, blight=replace(
@@ -1001,8 +1015,8 @@ def _next_blight_card(state: GameState, command: c.NextBlightCard, events: Event
                       ends: list[Ending]) -> GameState:
     blight = state.blight
     if not blight.awaiting_card:
-        raise Refused("a new blight card is drawn only when a Still-Healthy Island card has no "
-                      "blight left")
+        raise Refused("a blight card is named only when the card drawn face down flips, or "
+                      "when a Still-Healthy Island card has no blight left")
     if command.card not in BLIGHT_CARDS:
         raise Refused(f"unknown blight card {command.card!r}; known cards: "
                       f"{', '.join(BLIGHT_CARDS)}")

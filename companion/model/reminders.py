@@ -27,6 +27,25 @@ BEGINNER_BLIGHT = Note(
     "base-blight-space",
     "Play without a Blight Card: put {blight} Blight on the Blight space of the Invader Board.",
 )
+CHOSEN_BLIGHT_CARD = Note(
+    "base-blight-card",
+    "Take the Blight Card {blight_card}, lay it Healthy Island side up and put {blight} Blight "
+    "on it.",
+)
+EVENT_DECK = Note(
+    "base-event-deck",
+    "Shuffle the Event deck ({event_deck} cards) face down beside the Invader Board, with room "
+    "for its discard. The app tells you when to draw.",
+)
+# Notes on building the Invader deck by hand: with the app dealing the deck it follows the
+# adversary's order itself, so these would only contradict its own checklist item.
+DECK_STACKING_NOTES = frozenset({
+    "brandenburg-prussia-2-surge-of-colonists", "brandenburg-prussia-3-efficient",
+    "brandenburg-prussia-4-aggressive-timetable", "brandenburg-prussia-5-ruthlessly-efficient",
+    "brandenburg-prussia-6-terrifyingly-efficient", "habsburg-livestock-3-fast-spread",
+    "russia-4-accelerated-exploitation", "scotland-2-coastal-lands-card",
+    "scotland-4-ambition-of-a-minor-nation",
+})
 VIRTUAL_DECK = Note(
     "base-invader-deck",
     "The app deals the Invader deck ({deck_order}) and tells you each card; keep the Invader "
@@ -61,16 +80,24 @@ def setup_checklist(state: GameState,
     for note in BASE_SETUP:
         if note.id == "base-blight-card" and setup.mode == "beginner":
             note = BEGINNER_BLIGHT
+        elif note.id == "base-blight-card" and not setup.blight_card_hidden:
+            note = CHOSEN_BLIGHT_CARD
         elif note.id == "base-invader-deck" and setup.deck == "virtual":
             note = VIRTUAL_DECK
         notes.append(note)
+    if setup.events:
+        notes.append(EVENT_DECK)
     if setup.adversary is not None and setup.level is not None:
         by_level = ADVERSARY_SETUP.get(setup.adversary, {})
         for level in range(setup.level + 1):
-            notes.extend(by_level.get(level, ()))
+            notes.extend(note for note in by_level.get(level, ())
+                         if setup.deck == "physical" or note.id not in DECK_STACKING_NOTES)
     if setup.scenario is not None:
         notes.extend(SCENARIO_SETUP.get(setup.scenario, ()))
     values = _values(state)
+    if setup.blight_card is not None:
+        values["blight_card"] = translate(BLIGHT_CARDS[setup.blight_card].name)
+    values["event_deck"] = setup.event_deck
     return [_entry(note, values, translate) for note in notes]
 
 

@@ -57,6 +57,8 @@ class Setup:
     events: bool = False
     event_deck: int = 0
     """Event cards shuffled at setup (Slave Rebellion not counted)."""
+    blight_card_hidden: bool = False
+    """The blight card was drawn face down (at random): nobody knows it before it flips."""
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,10 @@ AWAITING_UNCOVERED_PROMPT = (
     "An invader card ({stage}) lay under the fear card just earned: tell the app which one it "
     "is. It goes face up onto the Build space at once."
 )
+AWAITING_FLIPPED_BLIGHT_CARD_PROMPT = (
+    "The blight card has no blight left: turn it over to its back side and tell the app which "
+    "card it is. Its blight and its effect follow that card."
+)
 AWAITING_BLIGHT_CARD_PROMPT = (
     "The Still-Healthy Island card has no blight left. Draw the next blight card, tell the app "
     "which one it is, and lay it straight on its back side."

@@ -27,9 +27,11 @@ from .reminders import reminders, setup_checklist
 from .state import GameState
 from .texts import (
     AWAITING_BLIGHT_CARD_PROMPT,
+    AWAITING_FLIPPED_BLIGHT_CARD_PROMPT,
     AWAITING_REVEAL_PROMPT,
     AWAITING_UNCOVERED_PROMPT,
     EVENT_PROMPTS,
+    ROMAN_STAGES,
     SPECIAL_CARD_PROMPT,
     STEP_PROMPTS,
     Listing,
@@ -46,6 +48,8 @@ def state_view(state: GameState, translate: Translate = as_written) -> dict[str,
     setup, fear, track, blight = state.setup, state.fear, state.invader, state.blight
     awaiting = awaiting_reveal(state)
     card = BLIGHT_CARDS.get(blight.card or "")
+    if setup.blight_card_hidden and blight.side == "healthy":
+        card = None  # still face down: nobody at the table knows it yet
     named = FEAR_CARDS.get(fear.card or "")
     level = min(state.terror_level, 3)
     return {
@@ -110,7 +114,7 @@ def state_view(state: GameState, translate: Translate = as_written) -> dict[str,
             "drawn_this_round": list(state.events.drawn_this_round),
         },
         "blight": {
-            "card": blight.card,
+            "card": card.id if card else None,
             "side": blight.side,
             "on_card": blight.on_card,
             "on_island": blight.on_island,
@@ -187,6 +191,8 @@ def prompt(state: GameState, translate: Translate = as_written) -> str:
 def _prompt(state: GameState) -> Phrase:
     if state.outcome is not None:
         return outcome_phrase(state)
+    if state.blight.awaiting_card and state.blight.side == "healthy":
+        return Phrase(AWAITING_FLIPPED_BLIGHT_CARD_PROMPT)
     if state.blight.awaiting_card:
         return Phrase(AWAITING_BLIGHT_CARD_PROMPT)
     if awaiting_reveal(state):
@@ -205,9 +211,11 @@ def _prompt(state: GameState) -> Phrase:
     adversary = adversary_of(state.setup)
     values = {
         "terrains": _terrains(slot),
-        "cards": Listing(slot, "no card"),
+        "cards": Listing((Phrase(ALL_CARDS[card].name) if card in ALL_CARDS else card
+                          for card in slot), "no card"),
         "effect": Phrase(card.effect) if card else "",
-        "terror_level": state.terror_level,
+        # Written as the board prints it (and as the table screen shows it): I, II, III.
+        "terror_level": ROMAN_STAGES.get(min(state.terror_level, 3), "III"),
         "waiting": state.fear.earned,
         "event": _event_prompt(state),
         "adversary": Phrase(adversary.name) if adversary else "",

@@ -15,6 +15,8 @@ def test_a_state_written_as_json_reads_back_equal(deck: str) -> None:
     session = new_session(players=3, deck=deck, seed=4)
     do(session, "fear", amount=13)
     do(session, "blight", amount=8)
+    if deck == "physical":  # the card drawn face down flipped: the players say which it is
+        do(session, "next_blight_card", card="downward-spiral")
     advance_to(session, "advance")
     original = state(session)
     assert state_from_record(json.loads(json.dumps(state_to_record(original)))) == original

@@ -603,7 +603,8 @@ def test_when_the_still_healthy_side_empties_the_players_must_name_the_next_blig
     t = in_round(1, blight_card="strong-earth-shatters-slowly")
     t.do("blight", amount=5)
     events = t.do("blight", amount=4)
-    assert of_type(events, "blight_card_needed") == [{"type": "blight_card_needed", "owed": 0}]
+    assert of_type(events, "blight_card_needed") == [
+        {"type": "blight_card_needed", "owed": 0, "flipping": False}]
     assert of_type(events, "game_ended") == []
     state = t.state
     assert state["outcome"] is None
@@ -647,14 +648,16 @@ def test_the_blight_card_needed_event_counts_blight_taken_past_the_empty_card_in
     t = in_round(1, blight_card="strong-earth-shatters-slowly")
     t.do("blight", amount=5)
     events = t.do("blight", amount=7)  # 4 from the card, 3 owed by the next one
-    assert of_type(events, "blight_card_needed") == [{"type": "blight_card_needed", "owed": 3}]
+    assert of_type(events, "blight_card_needed") == [
+        {"type": "blight_card_needed", "owed": 3, "flipping": False}]
 
 
 def test_a_next_card_with_too_little_blight_for_the_owed_blight_is_used_up_at_once() -> None:
     t = still_healthy_emptied()
     t.do("blight", amount=3)
     events = t.do("next_blight_card", card="the-border-of-life-and-death")  # 1 per player
-    assert of_type(events, "blight_card_needed") == [{"type": "blight_card_needed", "owed": 1}]
+    assert of_type(events, "blight_card_needed") == [
+        {"type": "blight_card_needed", "owed": 1, "flipping": False}]
     blight = t.state["blight"]
     assert blight["awaiting_card"] and blight["on_card"] == 0
     assert blight["earlier_cards"] == ["strong-earth-shatters-slowly",
@@ -680,10 +683,10 @@ def test_a_blight_card_already_used_cannot_be_named_again() -> None:
 def test_next_blight_card_is_refused_while_a_card_still_holds_blight() -> None:
     t = in_round(1, blight_card="strong-earth-shatters-slowly")
     assert t.refused("next_blight_card", card="downward-spiral").startswith(
-        "a new blight card is drawn only when a Still-Healthy Island card has no blight left")
+        "a blight card is named only when the card drawn face down flips")
     t.do("blight", amount=5)
     assert t.refused("next_blight_card", card="downward-spiral").startswith(
-        "a new blight card is drawn only when")
+        "a blight card is named only when")
 
 
 def test_emptying_the_blighted_island_card_drawn_after_a_still_healthy_one_loses() -> None:

@@ -28,6 +28,7 @@ from companion.model.commands import (
     GenerateFear,
     Heal,
     NewGame,
+    NextBlightCard,
     Redo,
     Reveal,
     Undo,
@@ -213,6 +214,9 @@ def _natural(state: GameState) -> Command:
         return parse_command({"cmd": "score", "dahan": 2 * state.setup.players})
     if state.step == "fear" and state.fear.earned:
         return parse_command({"cmd": "resolve_fear"})
+    if state.blight.awaiting_card:  # the table turns the card over and names it
+        unused = [card for card in BLIGHT_CARD_IDS if card not in state.blight.earlier_cards]
+        return parse_command({"cmd": "next_blight_card", "card": unused[0]})
     if _awaiting_reveal(state):
         legal = candidates(state)
         if legal:
@@ -480,9 +484,11 @@ def test_blight_only_moves_between_card_and_island_except_when_the_card_flips(
         assert blight.on_card >= 0 and blight.on_island >= 0
         if state.setup.mode == "beginner":
             assert blight.card is None and blight.side == "healthy"
+        elif blight.card is None:  # drawn face down: unknown until it flips and is named
+            assert state.setup.blight_card_hidden and blight.side == "healthy"
         else:
             assert blight.card in BLIGHT_CARD_IDS
-        if not state.is_over:
+        if not state.is_over and not blight.awaiting_card:
             assert blight.on_card > 0, "taking the last blight flips the card or ends the game"
         if not (step.accepted and _is_game_action(step.command)):
             continue
@@ -490,6 +496,10 @@ def test_blight_only_moves_between_card_and_island_except_when_the_card_flips(
         was = step.before.blight
         flips = [ev for ev in step.events if isinstance(ev, BlightCardFlipped)]
         assert len(flips) <= 1
+        if isinstance(step.command, NextBlightCard):  # the card turned over is named
+            assert was.awaiting_card and [flip.card for flip in flips] == [blight.card]
+            assert blight.on_card == max(flips[0].refilled - was.owed, 0)
+            continue
         assert blight.card == was.card
         if flips:
             assert (was.side, blight.side) == ("healthy", "blighted")
@@ -500,10 +510,12 @@ def test_blight_only_moves_between_card_and_island_except_when_the_card_flips(
             assert blight == was, step.command
             continue
         refilled = sum(flip.refilled for flip in flips)
-        assert (blight.on_card + blight.on_island) - (was.on_card + was.on_island) == refilled
+        # Blight taken while the players name a card is owed by that card: a negative count.
+        net, net_was = blight.on_card - blight.owed, was.on_card - was.owed
+        assert (net + blight.on_island) - (net_was + was.on_island) == refilled
         if not state.is_over:
             assert blight.on_island - was.on_island == added - healed
-            assert blight.on_card - was.on_card == healed - added + refilled
+            assert net - net_was == healed - added + refilled
 
 
 @PROPERTY_SETTINGS
