@@ -273,16 +273,18 @@ class CompanionApp(App):
         """Take the game state afresh from the service (after abandon, delete, resume)."""
         self.game_state = self.driver.state() or {}
 
-    def send(self, command: dict[str, Any]) -> bool:
+    def send(self, command: dict[str, Any], quiet: bool = False) -> bool:
         """Carry out one command. True when it was accepted (and is on disk)."""
-        return bool(self.carry_out(command)["ok"])
+        return bool(self.carry_out(command, quiet)["ok"])
 
-    def carry_out(self, command: dict[str, Any]) -> dict[str, Any]:
+    def carry_out(self, command: dict[str, Any], quiet: bool = False) -> dict[str, Any]:
         """Carry out one command and return the driver's answer; a refusal goes on the notice
-        line, an acceptance onto the screens."""
+        line (unless `quiet`: a tap that was not meant for this moment), an acceptance onto
+        the screens."""
         answer = self.driver.handle(command)
         if not answer["ok"]:
-            self.notice = _("Not done: {reason}").format(reason=answer["error"])
+            if not quiet:
+                self.notice = _("Not done: {reason}").format(reason=answer["error"])
             log.info("refused %s: %s", command, answer["error"])
             return answer
         self.notice = ""

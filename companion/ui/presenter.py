@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, _
+from ..model.blight_cards import BLIGHT_CARDS
 from ..model.cards import ALL_CARDS, TERRAIN_NAMES
+from ..model.fear_cards import FEAR_CARDS
 from .theme import TERRAIN_COLOURS, text_colour_on
 
 PHASE_NAMES = {
@@ -55,6 +57,9 @@ RESULT_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
                 "sacrifice": N_("Sacrifice victory")}
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
+
+FEAR_CARD_NAMES = {card.id: card.name for card in FEAR_CARDS.values()}
+BLIGHT_CARD_NAMES = {card.id: card.name for card in BLIGHT_CARDS.values()}
 
 SLOTS = ("high_immigration", "ravage", "build", "explore")
 
@@ -148,6 +153,8 @@ def next_action(state: dict[str, Any]) -> Action:
     invader, fear, blight = state["invader"], state["fear"], state["blight"]
     if state["phase"] == "over":
         return Action("end", _("Score the game"))
+    if blight.get("awaiting_card") and blight["side"] == "healthy":
+        return Action("next_blight_card", _("Name the blight card turned over"))
     if blight.get("awaiting_card"):
         return Action("next_blight_card", _("Name the next blight card"))
     if invader["awaiting_reveal"]:
@@ -224,14 +231,94 @@ def _next_level(fear: dict[str, Any], rituals: bool) -> str:
 
 # --- announcements -------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Announcement:
+    """One banner line, and the kind of news it is: a banner holds one line of each kind."""
+
+    kind: str
+    text: str
+
+
 def announcements(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list[str]:
     """The banner lines a command's events call for; quiet events give none."""
-    lines: list[str] = []
+    return [line.text for line in announce(events, state)]
+
+
+def announce(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list[Announcement]:
+    """A command's news, one line per kind: three fear cards earned at once are one line, and
+    terror rising twice says the level it reached."""
+    lines: dict[str, Announcement] = {}
+    earned = [event for event in events if event["type"] == "fear_card_earned"]
     for event in events:
-        text = _announcement(event, state)
-        if text:
-            lines.append(text)
-    return lines
+        text: str | None
+        if event["type"] == "fear_card_earned" and len(earned) > 1:
+            text = _("{count} fear cards earned! {waiting} waiting for the Fear step.").format(
+                count=len(earned), waiting=earned[-1]["waiting"])
+        else:
+            text = _announcement(event, state)
+        if text:  # the latest of a kind, where the first of its kind stood
+            lines[event["type"]] = Announcement(event["type"], text)
+    return list(lines.values())
+
+
+PIECE_NAMES = {"town": (N_("town destroyed"), N_("{count} towns destroyed")),
+               "city": (N_("city destroyed"), N_("{count} cities destroyed"))}
+
+
+def describe_command(command: dict[str, Any]) -> str:
+    """A command in a few words, for "Undone: …" and "Redone: …"."""
+    kind = command.get("cmd", "")
+    amount = command.get("amount", 1)
+    if kind == "fear":
+        return _("+{amount} fear").format(amount=amount)
+    if kind == "destroy":
+        count = command.get("count", 1)
+        one, many = PIECE_NAMES[command.get("piece", "town")]
+        pieces = _(one) if count == 1 else _(many).format(count=count)
+        fear = count * (2 if command.get("piece") == "city" else 1)
+        return _("{pieces}, +{fear} fear").format(pieces=pieces, fear=fear)
+    if kind == "blight":
+        return _("+{amount} blight").format(amount=amount)
+    if kind == "heal":
+        return _("{amount} blight healed").format(amount=amount)
+    if kind == "lose_fear":
+        return _("{amount} fear given back").format(amount=amount)
+    if kind == "effect":
+        return ", ".join(describe_command(part) for part in command.get("commands", []))
+    if kind == "next":
+        step = command.get("step")
+        if step:
+            return _("{step} finished").format(step=_(STEP_NAMES.get(step, step)))
+        return _("step finished")
+    if kind == "reveal":
+        return _("{card} turned over").format(card=card_face(command.get("card", "")).name)
+    if kind in ("fear_card", "resolve_fear") and command.get("card"):
+        name = _(FEAR_CARD_NAMES.get(command["card"], command["card"]))
+        return (_("{card} turned over") if kind == "fear_card"
+                else _("{card} resolved")).format(card=name)
+    if kind == "resolve_fear":
+        return _("fear card resolved")
+    if kind == "next_blight_card":
+        name = _(BLIGHT_CARD_NAMES.get(command.get("card", ""), command.get("card", "")))
+        return _("blight card {card} named").format(card=name)
+    if kind == "ritual":
+        return _("ritual")
+    if kind == "declare":
+        return _("the game's ending")
+    if kind == "score":
+        return _("the score")
+    return _("correction ({command})").format(command=kind)
+
+
+def undo_line(event: dict[str, Any]) -> Announcement | None:
+    """ "Undone: city destroyed, +2 fear" for an undo or redo event."""
+    if event["type"] == "undone":
+        return Announcement("undo", _("Undone: {what}").format(
+            what=describe_command(event["command"])))
+    if event["type"] == "redone":
+        return Announcement("undo", _("Redone: {what}").format(
+            what=describe_command(event["command"])))
+    return None
 
 
 def _announcement(event: dict[str, Any], state: dict[str, Any] | None) -> str | None:
@@ -254,6 +341,9 @@ def _announcement(event: dict[str, Any], state: dict[str, Any] | None) -> str | 
         return _("The blight card flips to {side}: {name}. {effect}").format(
             side=side, name=blight.get("name") or event["name"],
             effect=blight.get("effect") or _(event["effect"]))
+    if kind == "blight_card_needed" and event.get("flipping"):
+        return _("The blight card is out of blight: turn it over and tell the app which card "
+                 "it is.")
     if kind == "blight_card_needed":
         return _("The Still-Healthy Island card is out of blight: draw the next blight card.")
     if kind == "last_invader_card":

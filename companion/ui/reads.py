@@ -64,9 +64,9 @@ def plan_read(uid: str, tag: dict[str, Any] | None, state: dict[str, Any] | None
     if kind == "invader" and action == "reveal":
         return ReadPlan("send", _("Card read: {name}").format(name=name),
                         {"cmd": "reveal", "card": card})
-    if kind == "fear" and action == "resolve_fear":
+    if kind == "fear" and action == "resolve_fear":  # turned over: its effect shows until Done
         return ReadPlan("send", _("Fear card read: {name}").format(name=name),
-                        {"cmd": "resolve_fear", "card": card})
+                        {"cmd": "fear_card", "card": card})
     if kind == "blight" and screen == "new_game":
         return ReadPlan("choose_blight", _("Blight card read: {name}").format(name=name),
                         card=card)

@@ -12,6 +12,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -32,7 +33,14 @@ from . import presenter
 from .presenter import ROMAN, TableView
 from .reads import tag_name
 from .theme import rgba, text_colour_on
-from .widgets import NEUTRAL_CARD, CardPicker, ConfirmPopup, InstantPopup, ask_then
+from .widgets import (
+    NEUTRAL_CARD,
+    CardPicker,
+    ConfirmPopup,
+    FitLabel,
+    InstantPopup,
+    ask_then,
+)
 
 NONE_CHOICE = N_("None")
 RANDOM_BLIGHT = N_("Random (base game)")
@@ -40,6 +48,11 @@ RANDOM_BLIGHT = N_("Random (base game)")
 
 def app() -> Any:
     return App.get_running_app()
+
+
+def now() -> float:
+    """The clock the table's tap rules read (tests replace it to play at a player's pace)."""
+    return time.monotonic()
 
 
 # --- home ----------------------------------------------------------------------------------------
@@ -323,7 +336,9 @@ class TableScreen(Screen):
     can_redo = BooleanProperty(False)
     """Something can be redone."""
     banner = StringProperty("")
-    """Announcements of this step, until dismissed."""
+    """Announcements of this step, until dismissed (one line per kind)."""
+    banner_height = NumericProperty(0)
+    """The banner's height: its lines' natural height, up to half the prompt's column."""
     timer = StringProperty("")
     """The Spirit-phase timer, when it is on and the Spirit phase runs."""
     timer_over = BooleanProperty(False)
@@ -331,9 +346,21 @@ class TableScreen(Screen):
     view = ObjectProperty(None, allownone=True)
     """The last TableView shown."""
 
+    settle_seconds = 0.5
+    """A tap on the big button this soon after the step changed was meant for the step before
+    (a double tap, a bouncing touch): it must not finish the step just begun, unread."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._step: tuple[Any, ...] | None = None
+        self._step_shown_at = -1e9
+        self._previous_step = ""
+        self._game: int | None = None
+        self._banners: dict[str, presenter.Announcement] = {}
+        self._announced: list[list[presenter.Announcement]] = []
+        """What each command this screen carried out announced, oldest first (undo's order)."""
+        self._taken_back: list[list[presenter.Announcement]] = []
+        """What the commands undone announced, for redo."""
         self._spirit_started: float | None = None
         self._auto_picker: tuple[Any, ...] | None = None
         self._fear_picker: CardPicker | None = None
@@ -347,20 +374,76 @@ class TableScreen(Screen):
         self.refresh(app().game_state, [])
 
     def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
+        """Show `state`; `events` are what the command just carried out announced ([] when
+        the screen is only shown again)."""
         if not state:
             return
         view = presenter.table_view(state)
         self.view = view
+        if state.get("game") != self._game:  # another game: its news and history are its own
+            self._game, self._announced, self._taken_back = state.get("game"), [], []
         step = (state["round"], state["phase"], state["step"])
-        lines = presenter.announcements(events, state)
         if step != self._step:
-            self.banner = "\n".join(lines)
+            if self._step is not None:
+                self._previous_step = self._step[2]
+            self._step_shown_at = now()
+            self._banners = {}
             if state["phase"] == "spirit" and (self._step is None or self._step[1] != "spirit"):
                 self._spirit_started = time.monotonic()
             self._step = step
-        elif lines:
-            self.banner = "\n".join([self.banner, *lines]).strip()
+        if events:
+            self._announce(events, state)
+        elif not self._banners and self.banner:
+            self._show_banners()
         self._show(view, state)
+
+    def _announce(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+        """Banners: one line per kind; an undo takes back the lines its command announced and
+        says what it took back, a redo brings them again."""
+        undo = next((line for line in map(presenter.undo_line, events) if line), None)
+        if undo is None:
+            lines = presenter.announce(events, state)
+            self._announced = [*self._announced[-(HISTORY_KEPT - 1):], lines]
+            self._taken_back = []
+        elif events[0]["type"] == "undone":
+            lines = []
+            taken = self._announced.pop() if self._announced else []
+            self._taken_back.append(taken)
+            for line in taken:
+                if self._banners.get(line.kind) == line:
+                    del self._banners[line.kind]
+        else:
+            lines = self._taken_back.pop() if self._taken_back else []
+            self._announced.append(lines)
+        for line in [*lines, *([undo] if undo else [])]:
+            self._banners.pop(line.kind, None)  # the newest line of a kind goes last
+            self._banners[line.kind] = line
+        self._show_banners()
+
+    def _show_banners(self) -> None:
+        rows = self.ids.banner_rows
+        rows.clear_widgets()
+        for line in self._banners.values():
+            rows.add_widget(BannerLine(text=line.text, kind=line.kind))
+        self.banner = "\n".join(line.text for line in self._banners.values())
+        self._fit_banners()
+
+    def _fit_banners(self, *_args: Any) -> None:
+        """The banner grows with its lines (never cutting one off) up to half the column;
+        past that its lines shrink their text."""
+        if "banner_rows" not in self.ids or "prompt_column" not in self.ids:
+            return  # still being built
+        rows = self.ids.banner_rows
+        lines = list(reversed(rows.children))
+        if not lines:
+            self.banner_height = 0
+            return
+        width = max(rows.width, 100)
+        heights = [line.height_for(width) for line in lines]
+        for line, height in zip(lines, heights, strict=True):
+            line.size_hint_y = height
+        room = max(self.ids.prompt_column.height * 0.5, 60)
+        self.banner_height = min(sum(heights) + 2 * rows.padding[1], room)
 
     def _show(self, view: TableView, state: dict[str, Any]) -> None:
         self.title = view.title
@@ -416,9 +499,23 @@ class TableScreen(Screen):
 
     # --- taps ---
 
+    def intended_step(self) -> str:
+        """The step a tap on the big button now means: the one on screen, unless it began
+        less than `settle_seconds` ago, when the tap was meant for the one before."""
+        state = app().game_state
+        if self._previous_step and now() - self._step_shown_at < self.settle_seconds:
+            return self._previous_step
+        return str(state["step"]) if state else ""
+
     def act(self) -> None:
         """The big button: finish the step, or ask for what the step still needs."""
         if not self.view:
+            return
+        state = app().game_state
+        step = self.intended_step()
+        if step != state["step"]:
+            # Too soon after the step changed: the driver refuses it and nothing changes.
+            app().send({"cmd": "next", "step": step}, quiet=True)
             return
         kind = self.view.action.kind
         if kind == "reveal":
@@ -433,10 +530,11 @@ class TableScreen(Screen):
         elif kind == "end":
             app().show("end")
         else:
-            app().send({"cmd": "next"})
+            app().send({"cmd": "next", "step": step})
 
     def dismiss_banner(self) -> None:
-        self.banner = ""
+        self._banners = {}
+        self._show_banners()
 
     def pick_invader_card(self) -> None:
         state = app().game_state
@@ -468,18 +566,25 @@ class TableScreen(Screen):
         self._fear_picker.open()
 
     def _resolve_fear(self, card: str) -> None:
-        command: dict[str, Any] = {"cmd": "resolve_fear"}
+        """A named card is turned over: its effect shows until Done resolves it. Without a
+        name the app only counts the card as resolved."""
         if card:
-            command["card"] = card
-        app().send(command)
+            app().send({"cmd": "fear_card", "card": card})
+        else:
+            app().send({"cmd": "resolve_fear"})
 
     def pick_blight_card(self) -> None:
-        """The Still-Healthy card ran out: name the blight card drawn to replace it."""
+        """Name a blight card: the one drawn face down has flipped, or a Still-Healthy card
+        ran out and the next was drawn to replace it."""
+        blight = app().game_state["blight"]
+        used = set(blight["earlier_cards"])
         choices = [{"value": card["id"], "text": _(card["name"]),
                     "detail": _(app().catalogue["expansions"].get(expansion, expansion))}
                    for expansion, cards in app().catalogue["blight_cards"].items()
-                   for card in cards]
-        picker = CardPicker(title=_("Which blight card did you draw?"),
+                   for card in cards if card["id"] not in used]
+        title = (_("Which blight card is it? Turn it over and tap its name.")
+                 if blight["side"] == "healthy" else _("Which blight card did you draw?"))
+        picker = CardPicker(title=title,
                             when_picked=lambda card: app().send({"cmd": "next_blight_card",
                                                              "card": card}))
         picker.fill(choices)
@@ -487,6 +592,25 @@ class TableScreen(Screen):
 
     def open_menu(self) -> None:
         GameMenu().open()
+
+
+HISTORY_KEPT = 500
+"""Commands whose banner lines an undo can still take back."""
+
+
+class BannerLine(FitLabel):
+    """One line of news on the table's banner."""
+
+    kind = StringProperty("")
+    """The kind of news (an event type, or "undo")."""
+
+    def height_for(self, width: float) -> float:
+        """The height this line's text needs at its full size in `width`."""
+        core = CoreLabel(text=self.text, font_size=self.base_font_size, bold=self.bold,
+                         text_size=(max(width - 2 * self.padding[0], 1), None),
+                         halign="left")
+        core.refresh()
+        return float(core.texture.size[1] + 2 * self.padding[1] + 4)
 
 
 class GameMenu(InstantPopup):

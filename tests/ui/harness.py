@@ -62,6 +62,7 @@ class Harness:
 
         self.db_path = db_path
         self.window = Window
+        self.play_at_a_players_pace()
         EventLoop.ensure_window()
         self.resize(*size, settle=False)
         service, notices = build_service(db_path)
@@ -70,8 +71,38 @@ class Harness:
         self.frames(3)
 
     def close(self) -> None:
+        import time
+
+        from companion.ui import screens
+
+        self.frames(1)  # kv's pending updates still need the app
         self.app.detach()
         self.frames(1)
+        screens.now = time.monotonic
+
+    # --- time between taps ---
+
+    PLAYER_PAUSE = 2.0
+    """Seconds a player takes between two taps: enough to read what the last tap showed."""
+
+    def play_at_a_players_pace(self) -> None:
+        """The table's tap rules read a clock that moves PLAYER_PAUSE on every tap, so a test
+        taps as fast as it likes and each tap still lands as a player's would."""
+        import time
+
+        from companion.ui import screens
+
+        self._paused = 0.0
+        screens.now = lambda: time.monotonic() + self._paused
+
+    def use_the_real_clock(self) -> None:
+        """From now on taps land when they are made (for taps in quick succession), after
+        one more player's pause to read what is on the screen."""
+        self._pause()
+        self._pause = lambda: None  # type: ignore[method-assign]
+
+    def _pause(self) -> None:
+        self._paused += self.PLAYER_PAUSE
 
     # --- frames, sizes, pictures ---
 
@@ -115,6 +146,7 @@ class Harness:
         x, y = widget.to_window(*widget.center)
         width, height = self.window.size
         assert 0 <= x <= width and 0 <= y <= height, f"{widget} lies outside the window"
+        self._pause()
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.frames(1)
@@ -159,8 +191,14 @@ class Harness:
         assert picker is not None, "no picker is open"
         return [button.value for button in reversed(picker.ids.grid.children)]
 
+    def banner_lines(self) -> list[str]:
+        """The lines on the table's banner, top first, as drawn."""
+        table = self.app.screen("table")
+        return [line.text for line in reversed(table.ids.banner_rows.children)]
+
     def press_key(self, key: int, codepoint: str | None = None,
                   modifiers: list[str] | None = None) -> None:
+        self._pause()
         self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or [])
         self.frames(2)
 

@@ -101,7 +101,7 @@ def play_until_over(ui: Harness, per_round: list[str], limit: int = 400) -> list
                     assert_table_shows_state(ui)
                     if ui.screen.banner:
                         assert ui.widget("banner").height > 0
-                        assert ui.widget("banner_text").text == ui.screen.banner
+                        assert "\n".join(ui.banner_lines()) == ui.screen.banner
                         banners.append(ui.screen.banner)
             continue
         advance(ui)

@@ -51,11 +51,11 @@ def test_an_invader_card_read_in_another_step_only_says_what_it_is():
     assert "Jungle (stage I)" in plan.message
 
 
-def test_a_fear_card_read_in_the_fear_step_resolves_the_next_earned_card():
+def test_a_fear_card_read_in_the_fear_step_turns_it_over_so_its_effect_shows_until_done():
     fear_step = state(phase="invader", step="fear", invader={"awaiting_reveal": False},
                       fear={"earned": 2})
     plan = plan_read("X", tag("fear", "dahan-enheartened"), fear_step, "table")
-    assert plan.command == {"cmd": "resolve_fear", "card": "dahan-enheartened"}
+    assert plan.command == {"cmd": "fear_card", "card": "dahan-enheartened"}
 
 
 def test_a_fear_card_read_with_no_card_earned_changes_nothing():
