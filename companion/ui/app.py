@@ -18,6 +18,7 @@ from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
+    ListProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
@@ -95,9 +96,12 @@ SETTINGS: list[dict[str, Any]] = [
 ]
 
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
-            "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0}
+            "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0, "spirit_one_step": 0}
 
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": ""}
+
+NEW_GAME_DEFAULTS = {"expansions": "all", "last": ""}
+"""The new-game screen's memory: the expansions in play and the last game's choices (JSON)."""
 
 APP_TITLE = N_("Spirit Island companion")
 
@@ -124,6 +128,8 @@ class CompanionApp(App):
     """Show the Spirit-phase timer."""
     spirit_timer_limit = NumericProperty(0)
     """The Spirit phase's limit in minutes (0: none)."""
+    spirit_one_step = BooleanProperty(False)
+    """Growth, energy and cards are one step on the table (one prompt, one tap)."""
     service = ObjectProperty(None)
     """The game service the app drives."""
     reader_status = StringProperty("Card reader: off")
@@ -131,6 +137,9 @@ class CompanionApp(App):
     language in use)."""
     read_message = StringProperty("")
     """What the last card laid on the reader was taken as; a tap clears it."""
+    expansions = ListProperty([])
+    """The expansions the table plays with: the fear and blight pickers list their cards
+    (chosen on the new-game screen, kept in companion.ini)."""
 
     def __init__(self, service: GameService, config_dir: Path | None = None,
                  notices: list[str] | None = None, **kwargs: Any) -> None:
@@ -157,6 +166,7 @@ class CompanionApp(App):
     def build_config(self, config: Any) -> None:
         config.setdefaults("companion", DEFAULTS)
         config.setdefaults("reader", READER_DEFAULTS)
+        config.setdefaults("newgame", NEW_GAME_DEFAULTS)
 
     def build_settings(self, settings: Any) -> None:
         shown = [{key: _(value) if key in ("title", "desc") else value
@@ -211,13 +221,49 @@ class CompanionApp(App):
             self.spirit_timer_limit = max(0, int(float(section.get("spirit_timer_limit", 0))))
         except ValueError:
             self.spirit_timer_limit = 0
+        self.spirit_one_step = section.get("spirit_one_step", "0") in ("1", 1, True, "True")
+        if self.screens_built("table") and self.game_state:
+            self.screen("table").refresh(self.game_state, [])
         fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
         Window.fullscreen = "auto" if fullscreen else False
+
+    # --- what the new-game screen remembers ---
+
+    def _read_expansions(self) -> None:
+        known = list(self.catalogue["expansions"])
+        stored = self.config.get("newgame", "expansions")
+        chosen = set(known) if stored == "all" else {"base", *stored.split(",")}
+        self.expansions = [expansion for expansion in known if expansion in chosen]
+
+    def toggle_expansion(self, expansion: str, in_play: bool) -> None:
+        chosen = set(self.expansions) | {expansion} if in_play \
+            else set(self.expansions) - {expansion}
+        chosen.add("base")  # the base game's cards are always in the box
+        self.expansions = [e for e in self.catalogue["expansions"] if e in chosen]
+        self.config.set("newgame", "expansions", ",".join(self.expansions))
+        self.config.write()
+
+    def expansions_in_play(self) -> set[str]:
+        return set(self.expansions)
+
+    def remember_new_game(self, command: dict[str, Any]) -> None:
+        """Keep the choices of the game just started for the next new game."""
+        self.config.set("newgame", "last", json.dumps(
+            {key: value for key, value in command.items() if key not in ("cmd", "seed")}))
+        self.config.write()
+
+    def last_new_game(self) -> dict[str, Any]:
+        try:
+            last = json.loads(self.config.get("newgame", "last") or "{}")
+        except ValueError:  # a hand-edited file: start from the defaults
+            return {}
+        return last if isinstance(last, dict) else {}
 
     # --- building ---
 
     def build(self) -> AppRoot:
         self.apply_settings()
+        self._read_expansions()
         _load_layout(STYLE_FILE)
         root = AppRoot()
         self.screens: ScreenManager = root.ids.screens
@@ -243,6 +289,9 @@ class CompanionApp(App):
 
     def on_stop(self) -> None:
         self.reader_link.stop()
+
+    def screens_built(self, name: str) -> bool:
+        return hasattr(self, "screens") and self.screens.has_screen(name)
 
     def screen(self, name: str) -> Any:
         """The screen called `name`, built (with its layout file) the first time it is asked for."""

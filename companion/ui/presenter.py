@@ -7,6 +7,7 @@ the touchscreen and a script see the same game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from ..i18n import N_, _
 from ..model.blight_cards import BLIGHT_CARDS
 from ..model.cards import ALL_CARDS, TERRAIN_NAMES
 from ..model.fear_cards import FEAR_CARDS
+from ..model.texts import STEP_PROMPTS
 from .theme import TERRAIN_COLOURS, text_colour_on
 
 PHASE_NAMES = {
@@ -134,6 +136,15 @@ def stage_counts(stages: list[int]) -> str:
     parts = [f"{ROMAN.get(stage, '?')}×{n}" if stage else _("special×{count}").format(count=n)
              for stage, n in counts.items()]
     return ", ".join(parts) if parts else _("empty")
+
+
+SPIRIT_STEPS = ("growth", "gain_energy", "play_cards")
+"""The Spirit phase's steps, which a table may take as one."""
+
+
+def spirit_phase_prompt(translate: Callable[[str], str]) -> str:
+    """The whole Spirit phase in one prompt, for tables that take it as one step."""
+    return "\n".join(translate(STEP_PROMPTS[step]) for step in SPIRIT_STEPS)
 
 
 def step_title(state: dict[str, Any]) -> str:

@@ -37,6 +37,7 @@ from .widgets import (
     NEUTRAL_CARD,
     CardPicker,
     ConfirmPopup,
+    FearCardPicker,
     FitLabel,
     InstantPopup,
     ask_then,
@@ -136,6 +137,28 @@ class NewGameScreen(Screen):
         self.bind(adversary=self._changed, level=self._changed, scenario=self._changed,
                   scenario_difficulty=self._changed, thematic=self._changed,
                   mode=self._changed)
+        self.restore(app().last_new_game())
+
+    def restore(self, last: dict[str, Any]) -> None:
+        """The choices of the last game started, where they still name something known."""
+        names = {item["id"]: name for name, item in
+                 [*self._adversaries.items(), *self._scenarios.items(), *self._blight.items()]}
+        if last.get("players") in range(1, 7):
+            self.players = last["players"]
+        if last.get("mode") in ("beginner", "advanced"):
+            self.mode = last["mode"]
+        if last.get("deck") in ("virtual", "physical"):
+            self.deck = last["deck"]
+        self.events, self.thematic = bool(last.get("events")), bool(last.get("thematic"))
+        self.blight_card = names.get(last.get("blight_card"), _(RANDOM_BLIGHT))
+        self.adversary = names.get(last.get("adversary"), _(NONE_CHOICE))
+        self._changed()
+        if str(last.get("level")) in self.level_names:
+            self.level = str(last["level"])
+        self.scenario = names.get(last.get("scenario"), _(NONE_CHOICE))
+        self._changed()
+        if str(last.get("scenario_difficulty")) in self.scenario_difficulties:
+            self.scenario_difficulty = str(last["scenario_difficulty"])
 
     def on_pre_enter(self, *_args: Any) -> None:
         if self._language != i18n.language():
@@ -164,6 +187,9 @@ class NewGameScreen(Screen):
     def _changed(self, *_args: Any) -> None:
         adversary = self._adversaries.get(self.adversary)
         self.has_adversary = adversary is not None
+        for chosen in (adversary, self._scenarios.get(self.scenario)):
+            if chosen and chosen.get("expansion") not in app().expansions:
+                app().toggle_expansion(chosen["expansion"], True)  # its cards are on the table
         self.level_names = [str(level["level"]) for level in adversary["levels"]] \
             if adversary else ["0"]
         if self.level not in self.level_names:
@@ -213,7 +239,9 @@ class NewGameScreen(Screen):
         def begin() -> None:
             if state and state["phase"] != "over":
                 app().send({"cmd": "abandon"})
-            if app().send(self.command()):
+            command = self.command()
+            if app().send(command):
+                app().remember_new_game(command)
                 app().show("checklist")
 
         if state and state["phase"] != "over":
@@ -281,7 +309,15 @@ class ChecklistScreen(Screen):
         self.ticked = sum(1 for r in self.ids.checklist.children if r.done)
 
     def ready(self) -> None:
-        app().show("table")
+        """On to the table; with items unticked the players are asked first."""
+        left = len(self.items) - self.ticked
+        if left <= 0:
+            app().show("table")
+            return
+        ConfirmPopup(message=_("{left} of {total} setup items are not ticked. Start anyway?")
+                     .format(left=left, total=len(self.items)),
+                     confirm_text=_("Start anyway"),
+                     when_confirmed=lambda: app().show("table")).open()
 
 
 # --- the table -----------------------------------------------------------------------------------
@@ -333,6 +369,8 @@ class TableScreen(Screen):
     """Rituals of Terror: a ritual control is shown."""
     can_undo = BooleanProperty(False)
     """Something can be undone."""
+    game_over = BooleanProperty(False)
+    """The game has ended: the quick controls rest."""
     can_redo = BooleanProperty(False)
     """Something can be redone."""
     banner = StringProperty("")
@@ -363,7 +401,7 @@ class TableScreen(Screen):
         """What the commands undone announced, for redo."""
         self._spirit_started: float | None = None
         self._auto_picker: tuple[Any, ...] | None = None
-        self._fear_picker: CardPicker | None = None
+        self._fear_picker: FearCardPicker | None = None
         self._fear_picker_language = ""
         self._ticker = Clock.schedule_interval(self._tick, 1)
 
@@ -448,6 +486,10 @@ class TableScreen(Screen):
     def _show(self, view: TableView, state: dict[str, Any]) -> None:
         self.title = view.title
         prompt = view.prompt
+        one_step = self.spirit_as_one_step(state)
+        if one_step:
+            self.title = view.title.rsplit(" · ", 1)[0]  # "Round 2 · Spirit phase"
+            prompt = presenter.spirit_phase_prompt(app().driver.translate)
         if view.fear_card and state["step"] == "fear":
             prompt = f"{prompt}\n\n{view.fear_card}"
         self.prompt = prompt
@@ -469,6 +511,7 @@ class TableScreen(Screen):
         self.can_reveal = view.can_reveal
         self.can_resolve_fear = view.can_resolve_fear
         self.rituals = view.rituals
+        self.game_over = state["phase"] == "over"
         self.can_undo = bool(state.get("can_undo"))
         self.can_redo = bool(state.get("can_redo"))
         self._tick()
@@ -529,8 +572,20 @@ class TableScreen(Screen):
             self.pick_blight_card()
         elif kind == "end":
             app().show("end")
+        elif self.spirit_as_one_step(state):
+            # Growth, energy and cards in one tap: each step is still its own command.
+            for spirit_step in presenter.SPIRIT_STEPS[presenter.SPIRIT_STEPS.index(step):]:
+                if not app().send({"cmd": "next", "step": spirit_step}):
+                    return
         else:
             app().send({"cmd": "next", "step": step})
+
+    @staticmethod
+    def spirit_as_one_step(state: dict[str, Any]) -> bool:
+        """The table takes the Spirit phase as one step (a setting) and it is under way."""
+        return bool(app().spirit_one_step and state.get("phase") == "spirit"
+                    and state.get("step") in presenter.SPIRIT_STEPS
+                    and not state["invader"]["awaiting_reveal"])
 
     def dismiss_banner(self) -> None:
         self._banners = {}
@@ -546,24 +601,25 @@ class TableScreen(Screen):
         picker.fill([_invader_choice(card) for card in state["invader"]["candidates"]])
         picker.open()
 
+    def fear_picker(self) -> FearCardPicker:
+        """The fear-card picker, built once (again only in another language)."""
+        if self._fear_picker is None or self._fear_picker_language != i18n.language():
+            self._fear_picker = FearCardPicker(when_picked=self._resolve_fear)
+            self._fear_picker.fill([
+                {"value": card["id"], "text": _(card["name"]), "expansion": expansion,
+                 "detail": _(app().catalogue["expansions"].get(expansion, expansion))}
+                for expansion, cards in app().catalogue["fear_cards"].items()
+                for card in cards])
+            self._fear_picker_language = i18n.language()
+        return self._fear_picker
+
     def pick_fear_card(self) -> None:
         state = app().game_state
         if not state or not state["fear"]["earned"]:
             return
-        # Fifty buttons: built once (and again in another language), not on every fear step.
-        if self._fear_picker is None or self._fear_picker_language != i18n.language():
-            choices = [{"value": "", "text": _("Resolve without naming it"),
-                        "detail": _("the app only counts it"), "highlight": True}]
-            for expansion, cards in app().catalogue["fear_cards"].items():
-                name = _(app().catalogue["expansions"].get(expansion, expansion))
-                choices += [{"value": card["id"], "text": _(card["name"]), "detail": name}
-                            for card in cards]
-            self._fear_picker = CardPicker(title=_("Which fear card did you turn over?"),
-                                           when_picked=self._resolve_fear)
-            self._fear_picker.fill(choices)
-            self._fear_picker_language = i18n.language()
-        self._fear_picker.offer(set(state["fear"]["seen"]))
-        self._fear_picker.open()
+        picker = self.fear_picker()
+        picker.offer(set(state["fear"]["seen"]), app().expansions_in_play())
+        picker.open()
 
     def _resolve_fear(self, card: str) -> None:
         """A named card is turned over: its effect shows until Done resolves it. Without a
@@ -581,6 +637,7 @@ class TableScreen(Screen):
         choices = [{"value": card["id"], "text": _(card["name"]),
                     "detail": _(app().catalogue["expansions"].get(expansion, expansion))}
                    for expansion, cards in app().catalogue["blight_cards"].items()
+                   if expansion in app().expansions_in_play()
                    for card in cards if card["id"] not in used]
         title = (_("Which blight card is it? Turn it over and tap its name.")
                  if blight["side"] == "healthy" else _("Which blight card did you draw?"))
@@ -725,9 +782,12 @@ class EndScreen(Screen):
             self._show_saved()
 
     def back_to_game(self) -> None:
-        """Undo the ending, for a game declared over by mistake."""
-        if app().send({"cmd": "undo"}):
-            app().show("table")
+        """Undo the ending (and the score saved after it), for a game declared over by
+        mistake: one tap, however many steps that takes back."""
+        while (app().game_state or {}).get("phase") == "over":
+            if not app().send({"cmd": "undo"}):
+                return
+        app().show("table")
 
 
 # --- history and statistics ----------------------------------------------------------------------

@@ -5,11 +5,13 @@ Their look is in layouts/style.kv; here is only what they do.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
+from kivy.core.window import Window
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -245,6 +247,96 @@ class CardPicker(InstantPopup):
         self.dismiss()
         if self.when_picked:
             self.when_picked(value)
+
+
+def folded(text: str) -> str:
+    """Lower case without accents, so "odnis" finds "Ödnis" and "peur" finds "Peur"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+class FearCardPicker(InstantPopup):
+    """Names the fear card turned over: the cards of the expansions in play, a search by
+    letters (on its own keys, or a keyboard), and "resolve without naming it" always in view
+    (Space or Enter picks it). Built once; opening it only hands the list new data."""
+
+    query = StringProperty("")
+    """The letters typed so far."""
+    when_picked = ObjectProperty(None)
+    """Called with the chosen card's id, or "" for resolving it without a name."""
+    columns = NumericProperty(3)
+    """How many cards in a row (landscape)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cards: list[dict[str, Any]] = []
+        self._left_out: set[str] = set()
+        self._expansions: set[str] | None = None
+
+    def fill(self, cards: Sequence[dict[str, Any]]) -> None:
+        """Every card it may list: {"value", "text", "detail", "expansion"}."""
+        self._cards = [{**card, "key": folded(card["text"])} for card in cards]
+
+    def offer(self, left_out: set[str], expansions: set[str] | None) -> None:
+        """List the cards of `expansions` (all when None) but those in `left_out`."""
+        self._left_out, self._expansions = set(left_out), expansions
+        self.query = ""
+        self._show()
+
+    def on_query(self, *_: Any) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        query = folded(self.query)
+        self.ids.cards.data = [
+            {"value": card["value"], "text": card["text"], "detail": card["detail"],
+             "picked": self.pick}
+            for card in self._cards
+            if card["value"] not in self._left_out
+            and (self._expansions is None or card["expansion"] in self._expansions)
+            and (not query or any(word.startswith(query) for word in card["key"].split())
+                 or query in card["key"])
+        ]
+        self.ids.cards.scroll_y = 1  # the list starts at its top, whatever was shown before
+
+    def shown(self) -> list[str]:
+        """The ids listed now, in order."""
+        return [row["value"] for row in self.ids.cards.data]
+
+    def type_key(self, key: str) -> None:
+        if key == "Del":
+            self.query = self.query[:-1]
+        elif key == "Clear":
+            self.query = ""
+        else:
+            self.query += key.lower()
+
+    def pick(self, value: str) -> None:
+        self.dismiss()
+        if self.when_picked:
+            self.when_picked(value)
+
+    def on_open(self) -> None:
+        Window.bind(on_key_down=self._on_key_down)
+
+    def on_dismiss(self) -> None:
+        Window.unbind(on_key_down=self._on_key_down)
+
+    def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
+                     modifiers: list[str]) -> bool:
+        if key in (32, 13, 271) and not self.query:  # Space, Enter: the default choice
+            self.pick("")
+        elif key == 8:  # Backspace
+            self.type_key("Del")
+        elif key == 27:  # Escape
+            self.dismiss()
+        elif codepoint and codepoint.isalpha() and not modifiers:
+            self.type_key(codepoint)
+        elif key in (13, 271) and self.shown():  # Enter with letters typed: the first match
+            self.pick(self.shown()[0])
+        else:
+            return False
+        return True
 
 
 def ask_then(message: str, confirm_text: str, action: Callable[[], None], ask: bool) -> None:

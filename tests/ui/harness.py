@@ -180,15 +180,39 @@ class Harness:
         """Tap the choice for `value` in the open card picker."""
         picker = self.popup()
         assert picker is not None, "no picker is open"
+        if "cards" in picker.ids:  # the fear-card picker: a recycled list with a search
+            self._pick_fear_card(picker, value)
+            return
         for button in picker.ids.grid.children:
             if button.value == value:
                 self.tap(button)
                 return
         raise AssertionError(f"{value!r} is not among the picker's choices")
 
+    def _pick_fear_card(self, picker: Any, value: str) -> None:
+        if value == "":
+            self.tap(picker.ids.unnamed)
+            return
+        assert value in picker.shown(), f"{value!r} is not among the picker's choices"
+        name = next(row["text"] for row in picker.ids.cards.data if row["value"] == value)
+        from companion.ui.widgets import folded
+
+        # Type the first letters of its name on the picker's keys.
+        for letter in [c for c in folded(name.split()[0]) if "a" <= c <= "z"][:3]:
+            key = next(k for k in picker.ids.letters.children if k.text == letter.upper())
+            self.tap(key)
+        self.frames(2)
+        for row in picker.ids.cards.children[0].children:
+            if row.value == value:
+                self.tap(row)
+                return
+        raise AssertionError(f"{value!r} was not shown after typing {name[:3]!r}")
+
     def choices(self) -> list[str]:
         picker = self.popup()
         assert picker is not None, "no picker is open"
+        if "cards" in picker.ids:
+            return ["", *picker.shown()]
         return [button.value for button in reversed(picker.ids.grid.children)]
 
     def banner_lines(self) -> list[str]:

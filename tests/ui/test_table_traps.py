@@ -142,3 +142,104 @@ def test_many_fear_cards_at_once_give_one_line_each_kind_and_none_is_cut(ui: Har
     assert lines[1].startswith("Terror rises to level III")
     for line in reversed(ui.app.screen("table").ids.banner_rows.children):
         assert line.fits(), line.text
+
+
+def test_the_fear_picker_lists_the_expansions_in_play_and_finds_a_card_by_its_letters(
+        ui: Harness) -> None:
+    ui.tap_id("new_game")
+    expansions = {button.expansion: button for button in ui.widget("expansions").children}
+    assert expansions["base"].disabled  # the base game's cards are always there
+    for expansion in ("jagged-earth", "promo-pack-2", "nature-incarnate"):
+        ui.tap(expansions[expansion])  # the table owns only the base game and Branch & Claw
+    assert ui.app.expansions == ["base", "branch-and-claw"]
+    assert ui.app.config.get("newgame", "expansions") == "base,branch-and-claw"
+    start(ui)
+    _to_step(ui, "growth")
+    for _ in range(4):
+        ui.tap_id("city")
+    _to_step(ui, "fear")
+    ui.tap_id("done")
+    picker = ui.popup()
+    shown = picker.shown()
+    catalogue = ui.app.catalogue["fear_cards"]
+    assert sorted(shown) == sorted(card["id"] for expansion in ("base", "branch-and-claw")
+                                   for card in catalogue[expansion])
+    for letter in "AVO":
+        ui.tap(next(k for k in picker.ids.letters.children if k.text == letter))
+    assert picker.shown() == ["avoid-the-dahan"]
+    assert picker.ids.unnamed.get_root_window() is not None  # the default stays in view
+    ui.tap(picker.ids.backspace)
+    assert "avoid-the-dahan" in picker.shown()
+    ui.press_key(SPACE, " ")  # letters typed: Space does not pick
+    ui.tap(picker.ids.backspace)
+    ui.tap(picker.ids.backspace)
+    ui.press_key(SPACE, " ")  # no letters: Space takes the default
+    assert ui.popup() is None
+    assert ui.state["fear"]["resolved"] == 1 and ui.state["fear"]["card"] is None
+
+
+def test_the_new_game_screen_remembers_the_last_choices(ui: Harness) -> None:
+    ui.tap_id("new_game")
+    screen = ui.screen
+    ui.tap(ui.widget("players_4"))
+    ui.tap_id("physical")
+    screen.adversary, screen.level = "Kingdom of Sweden", "3"
+    ui.frames(2)
+    ui.tap_id("start")
+    assert ui.screen.name == "checklist"
+    stored = ui.app.last_new_game()
+    assert (stored["players"], stored["deck"], stored["adversary"], stored["level"]) == \
+        (4, "physical", "sweden", 3)
+    fresh = type(screen)(name="new_game_again")  # the form as it opens next time
+    ui.frames(2)
+    assert (fresh.players, fresh.deck, fresh.adversary, fresh.level) == \
+        (4, "physical", "Kingdom of Sweden", "3")
+
+
+def test_a_table_may_take_the_spirit_phase_as_one_step(ui: Harness) -> None:
+    ui.app.config.set("companion", "spirit_one_step", "1")
+    ui.app.apply_settings()
+    start(ui)
+    _to_step(ui, "growth")
+    prompt = ui.widget("prompt").text
+    assert "Growth:" in prompt and "Energy:" in prompt and "Choose cards:" in prompt
+    assert ui.widget("title").text == "Round 1 · Spirit phase"
+    undo_count = ui.state["undo_count"]
+    ui.tap_id("done")
+    assert ui.state["step"] == "fast_powers"
+    assert ui.state["undo_count"] == undo_count + 3  # each step is still its own command
+
+
+def test_after_the_ending_the_quick_controls_rest_and_one_undo_takes_back_ending_and_score(
+        ui: Harness) -> None:
+    start(ui)
+    _to_step(ui, "growth")
+    assert ui.app.send({"cmd": "declare", "result": "victory"})
+    table = ui.app.screen("table")
+    for control in ("fear_one", "town", "city", "blight_add", "blight_heal", "resolve_fear"):
+        assert table.ids[control].disabled, control
+    ui.app.show("end")
+    ui.frames(2)
+    ui.tap_id("save")
+    assert ui.state["outcome"]["score"] is not None
+    ui.tap_id("back_to_game")
+    assert ui.state["outcome"] is None and ui.state["step"] == "growth"
+    assert ui.screen.name == "table"
+    assert not table.ids.fear_one.disabled
+
+
+def test_the_checklist_counts_ticks_and_asks_before_starting_with_items_left(
+        ui: Harness) -> None:
+    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 11})
+    ui.app.show("checklist")
+    ui.frames(3)
+    total = len(ui.state["setup_checklist"])
+    ui.tap(ui.widget("checklist").children[-1])
+    assert ui.widget("progress").text == f"1 of {total} done"
+    ui.tap_id("ready")
+    question = ui.popup()
+    assert question is not None and f"{total - 1} of {total}" in question.message
+    assert ui.screen.name == "checklist"
+    question.confirm()
+    ui.frames(2)
+    assert ui.screen.name == "table"
