@@ -52,6 +52,18 @@ def stops(ui: Harness) -> Iterator[str]:
         app.send({"cmd": "blight"})
     ui.frames(3)
     yield "table"
+    app.send({"cmd": "fear", "amount": 3 * 20})  # three fear cards at once: terror rises
+    app.send({"cmd": "destroy", "piece": "town"})
+    app.send({"cmd": "undo"})
+    ui.frames(3)
+    yield "table-banners"
+    app.send({"cmd": "blight", "amount": app.game_state["blight"]["on_card"]})
+    ui.frames(4)
+    assert ui.popup() is not None  # the card drawn face down flipped: which is it?
+    yield "picker-blight-flip"
+    ui.pick("downward-spiral")
+    ui.frames(3)
+    yield "table-blight-flipped"
     _play_to(ui, "fear", round_number=4, fear_per_round=16)
     app.send({"cmd": "fear_card", "card": "dahan-enheartened"})
     ui.frames(3)
