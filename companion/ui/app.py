@@ -53,6 +53,9 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "rules": (screens.RulesScreen, "rules.kv"),
 }
 BUILT_AHEAD = "table"  # built right after the first frame: the screen the evening is spent on
+# Then, one a frame while Home is looked at, the rest: every screen opens the first time as
+# fast as the next (a build costs up to a tenth of a second here, several on a Pi).
+BUILT_LATER = ("new_game", "checklist", "rules", "history", "end", "tags")
 
 LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
 
@@ -114,6 +117,8 @@ class AppRoot(FloatLayout):
 
 class CompanionApp(App):
     title = APP_TITLE
+    builds_ahead = True
+    """Build the other screens while Home is shown (tests that count frames turn it off)."""
     game_state = DictProperty({}, allownone=True)
     """The driver's view of the game (the same JSON a script gets), {} before any game."""
     notice = StringProperty("")
@@ -286,6 +291,20 @@ class CompanionApp(App):
     def _after_first_frame(self, _dt: float) -> None:
         self.screen(BUILT_AHEAD)
         self.apply_reader_settings()  # pyserial and the reader's threads only now
+        if self.builds_ahead:
+            self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(0), 0)
+
+    def _build_later(self, index: int) -> None:
+        """Build the next screen ahead (and the table's pickers and the rules index), one a
+        frame so that a tap on Home waits for one build at most."""
+        steps: list[Any] = [*(lambda name=name: self.screen(name) for name in BUILT_LATER),
+                            lambda: self.screen("table").fear_picker(),
+                            self.rules_index]
+        if index >= len(steps):
+            self._building_ahead = None
+            return
+        steps[index]()
+        self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(index + 1), 0)
 
     def on_stop(self) -> None:
         self.reader_link.stop()

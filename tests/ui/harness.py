@@ -53,7 +53,8 @@ def prepare(kivy_home: Path) -> None:
 class Harness:
     """One app over its own database, drawn in the shared test window."""
 
-    def __init__(self, db_path: Path, size: tuple[int, int] = (800, 480)) -> None:
+    def __init__(self, db_path: Path, size: tuple[int, int] = (800, 480),
+                 build_ahead: bool = False) -> None:
         from kivy.base import EventLoop
         from kivy.core.window import Window
 
@@ -67,6 +68,7 @@ class Harness:
         self.resize(*size, settle=False)
         service, notices = build_service(db_path)
         self.app = CompanionApp(service, config_dir=db_path.parent, notices=notices)
+        self.app.builds_ahead = build_ahead  # else each test would build every screen
         self.app._run_prepare()  # what App.run() does before its loop, which the test drives
         self.frames(3)
 
@@ -103,6 +105,10 @@ class Harness:
 
     def _pause(self) -> None:
         self._paused += self.PLAYER_PAUSE
+
+    def player_pause(self) -> None:
+        """Let the clock move on as if a player had read the screen before the next tap."""
+        self._pause()
 
     # --- frames, sizes, pictures ---
 

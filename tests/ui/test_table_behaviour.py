@@ -181,3 +181,20 @@ def _button(ui: Harness, text: str, in_popup: bool = False) -> object:
                     and widget.get_root_window() is not None:
                 return widget
     raise AssertionError(f"no button {text!r} on screen")
+
+
+def test_while_home_is_shown_every_screen_and_the_fear_picker_are_built_ahead(
+        tmp_path: Path) -> None:
+    harness = Harness(tmp_path / "games.db", build_ahead=True)
+    try:
+        harness.frames(12)
+        screens = harness.app.screens
+        assert screens.current == "home"
+        for name in ("table", "new_game", "checklist", "rules", "history", "end", "tags"):
+            assert screens.has_screen(name), name
+        assert harness.app.screen("table")._fear_picker is not None
+        assert harness.app._rules_index is not None
+        harness.tap_id("new_game")  # a screen built ahead opens and works as any other
+        assert harness.screen.name == "new_game" and harness.screen.adversary_names
+    finally:
+        harness.close()
