@@ -176,11 +176,16 @@ class CompanionApp(App):
             return
         tr.switch(lang)
         self.driver.set_language(lang)
-        self.destroy_settings()  # its titles are built in a language: the next opening rebuilds
+        # The open panel's titles are built in a language: it is closed, dropped and built
+        # again. Dropped while open, Kivy would lose track of it and never close it.
+        reopen = bool(self.close_settings())
+        self.destroy_settings()
         self.title = _(APP_TITLE)
         self.reader_link.retranslate()
         if self.game_state:
             self.game_state = self.driver.state() or {}
+        if reopen:
+            self.open_settings()
         if not hasattr(self, "screens"):
             return  # before the first build: the layouts come up in the new language
         if self.screens.has_screen("rules"):

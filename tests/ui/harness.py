@@ -161,7 +161,10 @@ class Harness:
 
     def press_key(self, key: int, codepoint: str | None = None,
                   modifiers: list[str] | None = None) -> None:
-        self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or [])
+        """A key pressed on a real keyboard: as SDL does, `on_keyboard` follows when no
+        `on_key_down` handler took the key."""
+        if not self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or []):
+            self.window.dispatch("on_keyboard", key, 0, codepoint, modifiers or [])
         self.frames(2)
 
     def service_status(self) -> str:
