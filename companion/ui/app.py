@@ -65,6 +65,10 @@ DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "conf
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": ""}
 
 APP_TITLE = N_("Spirit Island companion")
+# A database that could not be used was moved aside on opening: what the players read (what
+# was wrong with it, in SQLite's words, goes to the log).
+DATABASE_SET_ASIDE = N_("The games file could not be read; it was kept as {name} and a new one "
+                        "was started.")
 
 SHORTCUT_KEYS = {32: "done", 13: "done", 271: "done"}  # space, enter, keypad enter
 
@@ -99,6 +103,8 @@ class CompanionApp(App):
 
     def __init__(self, service: GameService, config_dir: Path | None = None,
                  notices: list[str] | None = None, **kwargs: Any) -> None:
+        """`notices`: lines for the players, in their words, shown at the start (a database
+        moved aside is told from the service's store)."""
         self._config_dir = config_dir
         super().__init__(**kwargs)
         self.service = service
@@ -206,8 +212,12 @@ class CompanionApp(App):
         self.screens.transition = NoTransition()
         Window.bind(on_key_down=self._on_key_down)
         self.reload_state()
-        if self.start_notices:
-            self.notice = " ".join(self.start_notices)
+        notices = list(self.start_notices)
+        set_aside = getattr(self.service.store, "set_aside", None)
+        if set_aside is not None:
+            notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))
+        if notices:
+            self.notice = " ".join(notices)
         return root
 
     def on_start(self) -> None:

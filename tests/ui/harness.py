@@ -64,8 +64,8 @@ class Harness:
         self.window = Window
         EventLoop.ensure_window()
         self.resize(*size, settle=False)
-        service, notices = build_service(db_path)
-        self.app = CompanionApp(service, config_dir=db_path.parent, notices=notices)
+        service, _notices = build_service(db_path)
+        self.app = CompanionApp(service, config_dir=db_path.parent)
         self.app._run_prepare()  # what App.run() does before its loop, which the test drives
         self.frames(3)
 

@@ -1,4 +1,5 @@
-"""What a start shows: Kivy's chatter only with --verbose, no clipboard traceback."""
+"""What a start shows: Kivy's chatter only with --verbose, no clipboard traceback, and a damaged
+games file told in the players' words (SQLite's words go to the log)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
+
+from companion import i18n
+from tests.integration.test_store import a_good_database, corrupt_middle
+
+from .harness import Harness
 
 pytestmark = pytest.mark.ui
 
@@ -64,3 +70,25 @@ def test_a_text_box_finds_no_clipboard_tool_without_a_traceback(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ClipboardSDL2"
     assert "CRITICAL" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_damaged_games_file_is_told_in_the_players_words(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    a_good_database(db)
+    corrupt_middle(db)
+    (tmp_path / "companion.ini").write_text("[companion]\nlanguage = Deutsch\n")
+    ui = Harness(db)
+    try:
+        aside = next(p for p in tmp_path.iterdir() if ".unreadable-" in p.name
+                     and not p.name.endswith(("-wal", "-shm")))
+        notice = ui.app.notice
+        german = i18n.translations("de").gettext(
+            "The games file could not be read; it was kept as {name} and a new one was "
+            "started.")
+        assert notice == german.format(name=aside.name)
+        assert "quick_check" not in notice and str(tmp_path) not in notice
+        ui.tap(ui.app.root.ids.notice)
+        assert ui.app.notice == ""
+    finally:
+        ui.app.change_setting("companion", "language", "English")
+        ui.close()
