@@ -67,9 +67,10 @@ def detected_ports() -> list[tuple[str, str]]:
     return [(port.device, port.description or "") for port in list_ports.comports()]
 
 
-def port_label(port: str) -> str:
-    """How a port setting reads on the screen."""
-    return _(PORT_WORDS[port]) if port in PORT_WORDS else port
+def address_label(port: str) -> str:
+    """What the Advanced address button reads: the address typed there, else an invitation
+    (a port chosen from the list is shown in the list)."""
+    return port if "://" in port else _("Type an address")
 
 
 class SettingChoice(FitButton):
@@ -159,7 +160,7 @@ class SettingsScreen(Screen):
     ports = ListProperty([])
     """The reader ports to choose from, as [value, label] pairs."""
     port_text = StringProperty("")
-    """The reader's port as it reads on the screen ("Off" in the language in use, a path)."""
+    """What the Advanced address button reads (the address typed, or an invitation)."""
     return_to = StringProperty("home")
     """The screen the players came from; Close and Escape go back there."""
 
@@ -170,11 +171,11 @@ class SettingsScreen(Screen):
     def refresh(self) -> None:
         config = app().config
         self.values = {key: config.get(*key.split("/")) for key in KEYS}
-        self.port_text = port_label(self.values["reader/port"])
+        self.port_text = address_label(self.values["reader/port"])
 
     def retranslate(self) -> None:
         """The words worked out in Python (the ports') in the language in use."""
-        self.port_text = port_label(self.values.get("reader/port", PORT_OFF))
+        self.port_text = address_label(self.values.get("reader/port", PORT_OFF))
         self.find_ports(detect=False)
 
     def find_ports(self, detect: bool = True) -> None:
@@ -200,7 +201,7 @@ class SettingsScreen(Screen):
     def type_text(self, key: str, title: str, hint: str) -> None:
         """Open the screen's keys to type the text setting `key`."""
         current = self.values.get(key, "")
-        if key == "reader/port" and current in PORT_WORDS:
+        if key == "reader/port" and "://" not in current:
             current = ""
 
         def done(text: str) -> None:
