@@ -25,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     parser.add_argument("--db", type=Path, default=None,
                         help=f"the games database (default: {default_database_path()})")
+    parser.add_argument("--verbose", action="store_true",
+                        help="log what goes on (the window's start-up included), not only "
+                        "warnings and errors")
     commands = parser.add_subparsers(dest="command")
     script = commands.add_parser(
         "script",
@@ -41,13 +44,18 @@ def main(argv: list[str] | None = None) -> int:
     add_reader_commands(commands)
     add_rules_commands(commands)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    # The level is the handler's too: Kivy's logger sets its own level from its config file,
+    # and what it logs reaches this handler whatever the root logger's level.
+    level = logging.INFO if args.verbose else logging.WARNING
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     if args.command is None:
         # The app keeps its games in the platform's user-data folder.
         from .ui.launch import run_app
 
-        return run_app(args.db or default_database_path())
+        return run_app(args.db or default_database_path(), verbose=args.verbose)
     if args.command == "rules":
         return run_rules_command(args)
     if args.command == "reader":

@@ -114,6 +114,8 @@ class GameStore:
         self.db = db
         self.location = location
         """The file (or ":memory:") this store writes, for messages."""
+        self.set_aside: Path | None = None
+        """Where an unusable database found on opening was moved (the players are told)."""
         self._clock = clock
         self._configure()
 
@@ -148,6 +150,8 @@ class GameStore:
             store = cls(Database(path, execute_plugins=False), str(path), clock)
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
+        if problem:
+            store.set_aside = aside
         return store, notices
 
     def _configure(self) -> None:

@@ -30,7 +30,7 @@ from .. import i18n
 from ..driver import ScriptDriver
 from ..i18n import N_, _
 from ..service import GameService
-from . import screens, widgets  # noqa: F401  (widgets: its classes are named in the kv files)
+from . import screens, settings_screen, widgets  # noqa: F401  (widgets: named in the kv files)
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
 from .translator import tr
@@ -51,6 +51,7 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "history": (screens.HistoryScreen, "history.kv"),
     "tags": (screens.TagsScreen, "tags.kv"),
     "rules": (screens.RulesScreen, "rules.kv"),
+    "settings": (settings_screen.SettingsScreen, "settings.kv"),
 }
 BUILT_AHEAD = "table"  # built right after the first frame: the screen the evening is spent on
 # Then, one a frame while Home is looked at, the rest: every screen opens the first time as
@@ -61,43 +62,8 @@ LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
 
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 
-SETTINGS: list[dict[str, Any]] = [
-    {"type": "title", "title": N_("Table")},
-    {"type": "options", "title": N_("Language"),
-     "desc": N_("The app's texts and the rules entries (Deutsch, Français)"),
-     "section": "companion", "key": "language", "options": list(i18n.LANGUAGES.values())},
-    {"type": "options", "title": N_("Text size"),
-     "desc": N_("Larger text shrinks only where a box is full"),
-     "section": "companion", "key": "text_size", "options": list(TEXT_SCALES)},
-    {"type": "options", "title": N_("Theme"),
-     "desc": N_("Night is dim red on black for a dark room"),
-     "section": "companion", "key": "theme", "options": list(THEMES)},
-    {"type": "bool", "title": N_("Confirm destructive actions"),
-     "desc": N_("Ask before abandoning a game, declaring defeat or deleting history"),
-     "section": "companion", "key": "confirm"},
-    {"type": "bool", "title": N_("Spirit-phase timer"),
-     "desc": N_("Show how long the Spirit phase has taken"),
-     "section": "companion", "key": "spirit_timer"},
-    {"type": "numeric", "title": N_("Spirit-phase limit (minutes)"),
-     "desc": N_("0 for no limit; the timer turns red past it"),
-     "section": "companion", "key": "spirit_timer_limit"},
-    {"type": "bool", "title": N_("Full screen"), "desc": N_("Use the whole display"),
-     "section": "companion", "key": "fullscreen"},
-    {"type": "title", "title": N_("Card reader")},
-    {"type": "string", "title": N_("Reader port"),
-     "desc": N_("off, auto, or a port such as /dev/serial0, /dev/ttyUSB0, /dev/rfid-reader, "
-                "hwgrep://… (see hardware/README.md)"),
-     "section": "reader", "key": "port"},
-    {"type": "options", "title": N_("Reader family"),
-     "desc": N_("PN532 (NFC), EM4100 (RDM6300, ID-12LA) or a line bridge (Arduino with an "
-                "MFRC522)"),
-     "section": "reader", "key": "family", "options": ["auto", "pn532", "em4100", "line"]},
-    {"type": "string", "title": N_("Line bridge pattern"),
-     "desc": N_("Empty for the usual formats; else a regular expression with one group around "
-                "the UID"),
-     "section": "reader", "key": "line_pattern"},
-]
-
+# The settings in companion.ini: their sections and keys are those of earlier versions, whose
+# files must keep working. spirit_one_step: the Spirit phase's steps as one (1) or three (0).
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
             "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0, "spirit_one_step": 0}
 
@@ -107,6 +73,10 @@ NEW_GAME_DEFAULTS = {"expansions": "all", "last": ""}
 """The new-game screen's memory: the expansions in play and the last game's choices (JSON)."""
 
 APP_TITLE = N_("Spirit Island companion")
+# A database that could not be used was moved aside on opening: what the players read (what
+# was wrong with it, in SQLite's words, goes to the log).
+DATABASE_SET_ASIDE = N_("The games file could not be read; it was kept as {name} and a new one "
+                        "was started.")
 
 SHORTCUT_KEYS = {32: "done", 13: "done", 271: "done"}  # space, enter, keypad enter
 
@@ -148,6 +118,8 @@ class CompanionApp(App):
 
     def __init__(self, service: GameService, config_dir: Path | None = None,
                  notices: list[str] | None = None, **kwargs: Any) -> None:
+        """`notices`: lines for the players, in their words, shown at the start (a database
+        moved aside is told from the service's store)."""
         self._config_dir = config_dir
         super().__init__(**kwargs)
         self.service = service
@@ -155,7 +127,6 @@ class CompanionApp(App):
         self.catalogue: dict[str, Any] = service.handle(service.parse({"cmd": "catalogue"})) \
             .extra["catalogue"]
         self.start_notices = list(notices or [])
-        self.use_kivy_settings = False
         self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
         self._building_ahead: Any = None
         self.reader_link = ReaderLink(self)
@@ -173,10 +144,29 @@ class CompanionApp(App):
         config.setdefaults("reader", READER_DEFAULTS)
         config.setdefaults("newgame", NEW_GAME_DEFAULTS)
 
-    def build_settings(self, settings: Any) -> None:
-        shown = [{key: _(value) if key in ("title", "desc") else value
-                  for key, value in item.items()} for item in SETTINGS]
-        settings.add_json_panel(_("Companion"), self.config, data=json.dumps(shown))
+    def open_settings(self, *_args: Any) -> bool:
+        """Show the settings screen (Home's and the table menu's Settings, F1). False when it
+        is showing already."""
+        if self.screens.current == "settings":
+            return False
+        settings = self.screen("settings")
+        settings.return_to = self.screens.current
+        self.show("settings")
+        return True
+
+    def close_settings(self, *_args: Any) -> bool:
+        """Back from the settings to where the players came from (Close, Escape). False when
+        they are not showing."""
+        if not hasattr(self, "screens") or self.screens.current != "settings":
+            return False
+        self.show(self.screen("settings").return_to)
+        return True
+
+    def change_setting(self, section: str, key: str, value: str) -> None:
+        """Store one setting in companion.ini and apply it at once."""
+        self.config.set(section, key, value)
+        self.config.write()
+        self.dispatch("on_config_change", self.config, section, key, value)
 
     def on_config_change(self, config: Any, section: str, key: str, value: Any) -> None:
         if section == "companion":
@@ -191,7 +181,6 @@ class CompanionApp(App):
             return
         tr.switch(lang)
         self.driver.set_language(lang)
-        self.destroy_settings()  # its titles are built in a language: the next opening rebuilds
         self.title = _(APP_TITLE)
         self.reader_link.retranslate()
         if self.game_state:
@@ -204,7 +193,7 @@ class CompanionApp(App):
             self.screens.get_screen("table").refresh(self.game_state, [])
         if self.screens.has_screen("home"):
             self.screens.get_screen("home").refresh()
-        for name in ("new_game", "checklist", "end", "history", "tags"):
+        for name in ("new_game", "checklist", "end", "history", "tags", "settings"):
             if self.screens.has_screen(name):
                 self.screens.get_screen(name).retranslate()
 
@@ -275,8 +264,12 @@ class CompanionApp(App):
         self.screens.transition = NoTransition()
         Window.bind(on_key_down=self._on_key_down)
         self.reload_state()
-        if self.start_notices:
-            self.notice = " ".join(self.start_notices)
+        notices = list(self.start_notices)
+        set_aside = getattr(self.service.store, "set_aside", None)
+        if set_aside is not None:
+            notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))
+        if notices:
+            self.notice = " ".join(notices)
         return root
 
     def on_start(self) -> None:

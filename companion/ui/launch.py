@@ -27,21 +27,43 @@ def display_available() -> bool:
     return os.environ.get("SDL_VIDEODRIVER") in ("kmsdrm", "fbcon", "rpi", "offscreen")
 
 
-def prepare_kivy(kivy_home: Path | None = None, width: int = 800, height: int = 480) -> None:
-    """Settings that must be made before Kivy is imported."""
+# Kivy's complaints that say nothing to the players or the person at the bench:
+# - it looks for a cut buffer (X's middle-click paste) through the xclip or xsel programs the
+#   first time a text box is used, and logs a 40-line CRITICAL traceback when neither is
+#   installed. A touchscreen has no middle click: the complaint is dropped rather than two more
+#   Debian packages installed (which a Pi running Wayland could not use anyway);
+# - on the first start it "upgrades" the config file it has just created from version 0.
+QUIET_MESSAGES = ("Cutbuffer: Unable to find any valuable Cutbuffer provider",
+                  "Config: Older configuration version detected (0 ",
+                  "Config: Upgrading configuration in progress.")
+
+
+class _Quieter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(QUIET_MESSAGES)
+
+
+def prepare_kivy(kivy_home: Path | None = None, width: int = 800, height: int = 480,
+                 verbose: bool = False) -> None:
+    """Settings that must be made before Kivy is imported. Kivy's start-up chatter (its INFO
+    lines) is logged only when `verbose`; warnings and errors always are."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    # MIXED: Kivy logs through its own logger but leaves stderr alone, so a traceback shows.
-    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+    # PYTHON: Kivy's logger is an ordinary one under Python's logging, whose handlers (set up
+    # by `companion`, with its --verbose) decide what shows; Kivy leaves stderr alone, so a
+    # traceback still shows.
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    # SDL's clipboard needs no helper program (the first choices on Linux run xclip or xsel).
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     if kivy_home is not None:
         kivy_home.mkdir(parents=True, exist_ok=True)
         os.environ.setdefault("KIVY_HOME", str(kivy_home))
+    kivy_logger = logging.getLogger("kivy")  # Kivy's Logger, before Kivy logs a line
+    if not any(isinstance(f, _Quieter) for f in kivy_logger.filters):
+        kivy_logger.addFilter(_Quieter())
     from kivy.config import Config
-    from kivy.logger import Logger, LoggerHistory
 
-    # Kivy's start-up chatter stays out of the terminal; errors (with tracebacks) still show.
-    Logger.setLevel(logging.ERROR)
-    LoggerHistory.clear_history()
+    kivy_logger.setLevel(logging.INFO if verbose else logging.WARNING)
 
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
@@ -51,7 +73,7 @@ def prepare_kivy(kivy_home: Path | None = None, width: int = 800, height: int = 
     Config.set("graphics", "minimum_height", "320")
 
 
-def run_app(db_path: Path) -> int:
+def run_app(db_path: Path, verbose: bool = False) -> int:
     if not display_available():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
@@ -59,11 +81,11 @@ def run_app(db_path: Path) -> int:
     from ..store import StoreError
 
     try:
-        service, notices = build_service(db_path)
+        service, _notices = build_service(db_path)  # logged there; the app words them itself
     except StoreError as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
-    prepare_kivy(db_path.parent / "kivy")
+    prepare_kivy(db_path.parent / "kivy", verbose=verbose)
     try:
         from kivy.core.window import Window
     except (Exception, SystemExit) as error:  # Kivy may raise or exit when refused a display
@@ -76,5 +98,5 @@ def run_app(db_path: Path) -> int:
         return 2
     from .app import CompanionApp
 
-    CompanionApp(service, config_dir=db_path.parent, notices=notices).run()
+    CompanionApp(service, config_dir=db_path.parent).run()
     return 0

@@ -66,8 +66,8 @@ class Harness:
         self.play_at_a_players_pace()
         EventLoop.ensure_window()
         self.resize(*size, settle=False)
-        service, notices = build_service(db_path)
-        self.app = CompanionApp(service, config_dir=db_path.parent, notices=notices)
+        service, _notices = build_service(db_path)
+        self.app = CompanionApp(service, config_dir=db_path.parent)
         self.app.builds_ahead = build_ahead  # else each test would build every screen
         self.app._run_prepare()  # what App.run() does before its loop, which the test drives
         self.frames(3)
@@ -228,8 +228,11 @@ class Harness:
 
     def press_key(self, key: int, codepoint: str | None = None,
                   modifiers: list[str] | None = None) -> None:
+        """A key pressed on a real keyboard: as SDL does, `on_keyboard` follows when no
+        `on_key_down` handler took the key."""
         self._pause()
-        self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or [])
+        if not self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or []):
+            self.window.dispatch("on_keyboard", key, 0, codepoint, modifiers or [])
         self.frames(2)
 
     def service_status(self) -> str:

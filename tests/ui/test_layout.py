@@ -2,7 +2,6 @@
 
 A label fails when its wrapped text is taller than its box, or when a one-line label had to cut
 its text short. A button (anything tappable) fails when it is narrower or lower than 48 px.
-Kivy's own settings panel is left out: its look is Kivy's.
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ MIN_TARGET = 48
 
 def visible_widgets(root: Any) -> Iterator[Any]:
     if root.opacity == 0 or root.width < 1 or root.height < 1:
-        return
-    if type(root).__module__.startswith("kivy.uix.settings"):
         return
     yield root
     for child in root.children:

@@ -105,10 +105,17 @@ def stops(ui: Harness) -> Iterator[str]:
     yield "rules-entry"
     app.show("home")
     ui.frames(2)
-    app.open_settings()
-    ui.frames(4)
+    ui.tap_id("settings")
+    ui.frames(2)
     yield "settings"
-    app.close_settings()
+    ui.screen.ids.scroll.scroll_y = 0
+    ui.frames(3)
+    yield "settings-reader"
+    ui.tap_id("line_pattern")
+    ui.frames(2)
+    yield "settings-keys"
+    ui.popup().dismiss()
+    ui.tap_id("close")
     ui.frames(2)
 
 

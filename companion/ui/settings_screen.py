@@ -1,0 +1,289 @@
+"""The settings screen, built for fingers at arm's length: big choices, a stepper for numbers,
+the screen's own keys for the little text there is.
+
+Every change is written to companion.ini (the same sections and keys Kivy's panel used) and
+handed to `App.on_config_change`, so it takes effect at once. Layout in layouts/settings.kv.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from ..i18n import N_, _
+from .widgets import FitButton, InstantPopup
+
+# The settings the screen shows: "section/key" as in companion.ini.
+KEYS = ("companion/language", "companion/text_size", "companion/theme", "companion/confirm",
+        "companion/spirit_timer", "companion/spirit_timer_limit", "companion/spirit_one_step",
+        "companion/fullscreen", "reader/port", "reader/family", "reader/line_pattern")
+
+# Ports a Pi's reader is usually found on, offered when they exist: the UART on the GPIO pins
+# and the name hardware/README.md's udev rule gives a USB reader.
+WELL_KNOWN_PORTS = ("/dev/serial0", "/dev/rfid-reader")
+PORT_OFF, PORT_AUTO = "off", "auto"
+PORT_WORDS = {PORT_OFF: N_("Off"), PORT_AUTO: N_("Find it by itself")}
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def port_choices(detected: Iterable[tuple[str, str]], exists: Callable[[str], bool],
+                 current: str) -> list[list[str]]:
+    """The reader ports to offer, as [value, label]: off, automatic, the well-known ports that
+    exist, the serial ports found (with what they say they are), and the port set now when it
+    is none of these (a URL typed under Advanced, a USB reader unplugged)."""
+    choices = [[PORT_OFF, _(PORT_WORDS[PORT_OFF])], [PORT_AUTO, _(PORT_WORDS[PORT_AUTO])]]
+    choices += [[port, port] for port in WELL_KNOWN_PORTS if exists(port)]
+    for device, description in detected:
+        if any(value == device for value, _label in choices):
+            continue
+        said = description.strip()
+        label = f"{device}\n{said}" if said and said not in ("n/a", device) else device
+        choices.append([device, label])
+    if current and all(value != current for value, _label in choices):
+        choices.append([current, current])
+    return choices
+
+
+def detected_ports() -> list[tuple[str, str]]:
+    """The serial ports the system lists now (pyserial is imported only when asked)."""
+    from serial.tools import list_ports
+
+    return [(port.device, port.description or "") for port in list_ports.comports()]
+
+
+def address_label(port: str) -> str:
+    """What the Advanced address button reads: the address typed there, else an invitation
+    (a port chosen from the list is shown in the list)."""
+    return port if "://" in port else _("Type an address")
+
+
+class SettingChoice(FitButton):
+    """One choice of a setting; the chosen one is drawn in the accent colour."""
+
+    value = StringProperty("")
+    """The value stored when it is chosen."""
+    selected = BooleanProperty(False)
+    """This is the value stored now."""
+
+
+class SettingRow(BoxLayout):
+    """A setting's name and a line on what it does, beside (or, when narrow, above) its control
+    (the row's last child in the layout)."""
+
+    title = StringProperty("")
+    """The setting's name."""
+    hint = StringProperty("")
+    """What it does, in a line; empty for none."""
+    wide = BooleanProperty(True)
+    """Words beside the control (landscape) rather than above it."""
+    words_height = NumericProperty(0)
+    """The height the words need (the layout works it out from the text size)."""
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self.children[0].bind(height=self._fit)
+        self.bind(wide=self._fit, words_height=self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        control = self.children[0]
+        if self.wide:
+            self.height = max(control.height, self.words_height)
+        else:
+            self.height = self.words_height + self.spacing + control.height
+
+
+class ChoiceRow(SettingRow):
+    """A setting with a few values, each a big button; tapping one dispatches `on_choose`."""
+
+    options = ListProperty([])
+    """[value, label] pairs, in the order shown."""
+    value = StringProperty("")
+    """The value stored now."""
+    columns = NumericProperty(4)
+    """Buttons in a line before the next line starts."""
+
+    __events__ = ("on_choose",)
+
+    def on_kv_post(self, *args: Any) -> None:
+        self.bind(options=self._build, columns=self._build, value=self._mark)
+        self._build()
+        super().on_kv_post(*args)
+
+    def _build(self, *_args: Any) -> None:
+        grid = self.ids.choices
+        buttons = list(reversed(grid.children))
+        if [button.value for button in buttons] == [value for value, _label in self.options]:
+            for button, (_value, label) in zip(buttons, self.options, strict=True):
+                button.text = label  # the same choices in another language: no rebuilding
+        else:
+            grid.clear_widgets()
+            for value, label in self.options:
+                button = SettingChoice(value=value, text=label)
+                button.bind(on_release=self._chosen)
+                grid.add_widget(button)
+        grid.cols = max(1, min(int(self.columns), len(self.options)))
+        self._mark()
+
+    def _mark(self, *_args: Any) -> None:
+        for button in self.ids.choices.children:
+            button.selected = button.value == self.value
+
+    def _chosen(self, button: SettingChoice) -> None:
+        self.dispatch("on_choose", button.value)
+
+    def on_choose(self, value: str) -> None:
+        """A value was tapped."""
+
+
+class SettingsScreen(Screen):
+    """The app's settings, each change stored and applied at once."""
+
+    values = DictProperty({key: "" for key in KEYS})
+    """The stored settings as companion.ini has them, by "section/key" (the layout reads them
+    by subscript: kv does not follow a dict's .get())."""
+    ports = ListProperty([])
+    """The reader ports to choose from, as [value, label] pairs."""
+    port_text = StringProperty("")
+    """What the Advanced address button reads (the address typed, or an invitation)."""
+    return_to = StringProperty("home")
+    """The screen the players came from; Close and Escape go back there."""
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.refresh()
+        self.find_ports()
+
+    def refresh(self) -> None:
+        config = app().config
+        self.values = {key: config.get(*key.split("/")) for key in KEYS}
+        self.port_text = address_label(self.values["reader/port"])
+
+    def retranslate(self) -> None:
+        """The words worked out in Python (the ports') in the language in use."""
+        self.port_text = address_label(self.values.get("reader/port", PORT_OFF))
+        self.find_ports(detect=False)
+
+    def find_ports(self, detect: bool = True) -> None:
+        if detect or not hasattr(self, "_detected"):
+            try:
+                self._detected = detected_ports()
+            except (ImportError, OSError):  # no pyserial, or no way to list ports here
+                self._detected = []
+        self.ports = port_choices(self._detected, lambda port: Path(port).exists(),
+                                  self.values.get("reader/port", PORT_OFF))
+
+    def choose(self, key: str, value: Any) -> None:
+        """Store `value` for "section/key" and let the app apply it."""
+        value = str(value)
+        if self.values.get(key) == value:
+            return
+        section, name = key.split("/")
+        app().change_setting(section, name, value)
+        self.refresh()
+        if key == "reader/port":
+            self.find_ports(detect=False)
+
+    def type_text(self, key: str, title: str, hint: str) -> None:
+        """Open the screen's keys to type the text setting `key`."""
+        current = self.values.get(key, "")
+        if key == "reader/port" and "://" not in current:
+            current = ""
+
+        def done(text: str) -> None:
+            text = text.strip()
+            self.choose(key, (text or PORT_OFF) if key == "reader/port" else text)
+
+        TextEntry(title=title, hint=hint, text=current, when_done=done).open()
+
+    def close(self) -> None:
+        app().close_settings()
+
+
+# --- typing on the screen ------------------------------------------------------------------
+
+# The keys of each layer, row by row: addresses (socket://host:port, hwgrep://0403:6001) and
+# card number patterns need digits, letters and a good many signs.
+KEY_LAYERS: dict[str, Sequence[str]] = {
+    "abc": ("1234567890", "qwertyuiop", "asdfghjkl:", "zxcvbnm./-"),
+    "ABC": ("1234567890", "QWERTYUIOP", "ASDFGHJKL:", "ZXCVBNM./-"),
+    "#+=": ("1234567890", "()[]{}<>\\|", "^$*+?.,;!=", "_-~@#%&'\"`"),
+}
+
+
+class EntryKey(FitButton):
+    """One key of the screen's keyboard."""
+
+    key = StringProperty("")
+    """What it types, or the name of what it does (Del, Space, Clear, Shift, Signs)."""
+
+
+class TextEntry(InstantPopup):
+    """Type a short text with the screen's own keys (a real keyboard works too)."""
+
+    text = StringProperty("")
+    """What is typed so far."""
+    hint = StringProperty("")
+    """What to type, with an example."""
+    layer = StringProperty("abc")
+    """The keys shown: small letters, capitals, or signs."""
+    when_done = ObjectProperty(None)
+    """Called with the text on OK."""
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self.bind(layer=self._build_keys)
+        self._build_keys()
+
+    def _build_keys(self, *_args: Any) -> None:
+        rows = self.ids.key_rows
+        rows.clear_widgets()
+        for letters in KEY_LAYERS[self.layer]:
+            row = BoxLayout(spacing=rows.spacing)
+            for letter in letters:
+                row.add_widget(self._key(letter, letter))
+            rows.add_widget(row)
+        last = BoxLayout(spacing=rows.spacing)
+        last.add_widget(self._key("Shift", "abc" if self.layer == "ABC" else "ABC"))
+        last.add_widget(self._key("Signs", "abc" if self.layer == "#+=" else "#+="))
+        for key, label, width in (("Space", _("Space"), 2.5), ("Del", _("Del"), 1.5),
+                                  ("Clear", _("Clear"), 1.5)):
+            last.add_widget(self._key(key, label, width))
+        rows.add_widget(last)
+
+    def _key(self, key: str, label: str, width: float = 1) -> EntryKey:
+        button = EntryKey(key=key, text=label, size_hint_x=width)
+        button.bind(on_release=lambda pressed: self.type_key(pressed.key))
+        return button
+
+    def type_key(self, key: str) -> None:
+        if key == "Shift":
+            self.layer = "abc" if self.layer == "ABC" else "ABC"
+        elif key == "Signs":
+            self.layer = "abc" if self.layer == "#+=" else "#+="
+        elif key == "Del":
+            self.text = self.text[:-1]
+        elif key == "Clear":
+            self.text = ""
+        elif key == "Space":
+            self.text += " "
+        else:
+            self.text += key
+
+    def done(self) -> None:
+        self.dismiss()
+        if self.when_done:
+            self.when_done(self.text)

@@ -1,0 +1,94 @@
+"""What a start shows: Kivy's chatter only with --verbose, no clipboard traceback, and a damaged
+games file told in the players' words (SQLite's words go to the log)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion import i18n
+from tests.integration.test_store import a_good_database, corrupt_middle
+
+from .harness import Harness
+
+pytestmark = pytest.mark.ui
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_and_stop(tmp_path: Path, *args: str, until_line: str | None = None) -> str:
+    """Start `companion` on the test display, wait until its window is up, close it; returns
+    what it wrote to stderr."""
+    db = tmp_path / "games.sqlite3"
+    app = subprocess.Popen([sys.executable, "-m", "companion", *args, "--db", str(db)],
+                           cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert app.stderr is not None
+    deadline = time.monotonic() + 60
+    read = []
+    try:
+        if until_line is not None:  # read the log until the line that says the app is up
+            for line in app.stderr:
+                read.append(line)
+                if until_line in line or time.monotonic() > deadline:
+                    break
+        else:  # nothing is logged: the settings file is written once the window is open
+            while not (tmp_path / "companion.ini").exists():
+                assert app.poll() is None, app.stderr.read()
+                assert time.monotonic() < deadline, "the app did not start"
+                time.sleep(0.05)
+    finally:
+        app.terminate()
+        read.append(app.communicate(timeout=30)[1])
+    return "".join(read)
+
+
+def test_a_plain_start_logs_nothing_and_verbose_shows_kivys_start(tmp_path: Path) -> None:
+    quiet = start_and_stop(tmp_path / "quiet")
+    assert "INFO" not in quiet and "CRITICAL" not in quiet, quiet
+    assert "Older configuration version" not in quiet  # the first start's config file
+    verbose = start_and_stop(tmp_path / "verbose", "--verbose",
+                             until_line="Start application main loop")
+    assert "INFO kivy: Window: Provider" in verbose and "CRITICAL" not in verbose, verbose
+
+
+def test_a_text_box_finds_no_clipboard_tool_without_a_traceback(tmp_path: Path) -> None:
+    code = ("import logging, sys; logging.basicConfig(level=logging.WARNING)\n"
+            "from pathlib import Path\n"
+            "from companion.ui.launch import prepare_kivy\n"
+            f"prepare_kivy(Path({str(tmp_path / 'kivy')!r}))\n"
+            "from kivy.core.window import Window\n"
+            "from kivy.core.clipboard import Clipboard, CutBuffer\n"
+            "print(type(Clipboard).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ClipboardSDL2"
+    assert "CRITICAL" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_damaged_games_file_is_told_in_the_players_words(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    a_good_database(db)
+    corrupt_middle(db)
+    (tmp_path / "companion.ini").write_text("[companion]\nlanguage = Deutsch\n")
+    ui = Harness(db)
+    try:
+        aside = next(p for p in tmp_path.iterdir() if ".unreadable-" in p.name
+                     and not p.name.endswith(("-wal", "-shm")))
+        notice = ui.app.notice
+        german = i18n.translations("de").gettext(
+            "The games file could not be read; it was kept as {name} and a new one was "
+            "started.")
+        assert notice == german.format(name=aside.name)
+        assert "quick_check" not in notice and str(tmp_path) not in notice
+        ui.tap(ui.app.root.ids.notice)
+        assert ui.app.notice == ""
+    finally:
+        ui.app.change_setting("companion", "language", "English")
+        ui.close()
