@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -27,13 +28,15 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
-from ..driver import ScriptDriver
 from ..i18n import N_, _
-from ..service import GameService
 from . import screens, settings_screen, widgets  # noqa: F401  (widgets: named in the kv files)
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
 from .translator import tr
+
+if TYPE_CHECKING:  # imported when the database is opened, after the first frame
+    from ..driver import ScriptDriver
+    from ..service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +78,7 @@ NEW_GAME_DEFAULTS = {"expansions": "all", "last": ""}
 APP_TITLE = N_("Spirit Island companion")
 # A database that could not be used was moved aside on opening: what the players read (what
 # was wrong with it, in SQLite's words, goes to the log).
+DATABASE_UNUSABLE = N_("The games file cannot be opened, so nothing can be saved: {reason}")
 DATABASE_SET_ASIDE = N_("The games file could not be read; it was kept as {name} and a new one "
                         "was started.")
 
@@ -116,17 +120,24 @@ class CompanionApp(App):
     """The expansions the table plays with: the fear and blight pickers list their cards
     (chosen on the new-game screen, kept in companion.ini)."""
 
-    def __init__(self, service: GameService, config_dir: Path | None = None,
-                 notices: list[str] | None = None, **kwargs: Any) -> None:
-        """`notices`: lines for the players, in their words, shown at the start (a database
+    def __init__(self, service: GameService | None = None, config_dir: Path | None = None,
+                 notices: list[str] | None = None,
+                 open_service: Callable[[], GameService] | None = None,
+                 **kwargs: Any) -> None:
+        """The app over `service`, or over the one `open_service` opens once the first frame
+        is on the screen (the database and its library cost a sixth of the start).
+        `notices`: lines for the players, in their words, shown at the start (a database
         moved aside is told from the service's store)."""
+        from ..model.catalogue import catalogue
+
         self._config_dir = config_dir
         super().__init__(**kwargs)
-        self.service = service
-        self.driver = ScriptDriver(service)
-        self.catalogue: dict[str, Any] = service.handle(service.parse({"cmd": "catalogue"})) \
-            .extra["catalogue"]
+        self.driver: ScriptDriver | None = None
+        self._open_service = open_service
+        self.catalogue: dict[str, Any] = catalogue()
         self.start_notices = list(notices or [])
+        if service is not None:
+            self._attach(service)
         self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
         self._building_ahead: Any = None
         self.reader_link = ReaderLink(self)
@@ -180,10 +191,11 @@ class CompanionApp(App):
         if lang == i18n.language():
             return
         tr.switch(lang)
-        self.driver.set_language(lang)
+        if self.driver is not None:
+            self.driver.set_language(lang)
         self.title = _(APP_TITLE)
         self.reader_link.retranslate()
-        if self.game_state:
+        if self.game_state and self.driver is not None:
             self.game_state = self.driver.state() or {}
         if not hasattr(self, "screens"):
             return  # before the first build: the layouts come up in the new language
@@ -220,6 +232,40 @@ class CompanionApp(App):
             self.screen("table").refresh(self.game_state, [])
         fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
         Window.fullscreen = "auto" if fullscreen else False
+
+    # --- the games database ---
+
+    def _attach(self, service: GameService) -> None:
+        from ..driver import ScriptDriver
+
+        self.service = service
+        self.driver = ScriptDriver(service, i18n.language())
+
+    def _open_database(self) -> None:
+        """Open the games database (after the first frame): the game comes back, Home offers
+        to resume it, and a database moved aside is told."""
+        if self.driver is not None or self._open_service is None:
+            return
+        from ..store import StoreError
+
+        try:
+            self._attach(self._open_service())
+        except StoreError as error:
+            log.error("the games database could not be opened: %s", error)
+            self.notice = _(DATABASE_UNUSABLE).format(reason=error)
+            return
+        self.reload_state()
+        self._show_start_notices()
+
+    def _show_start_notices(self) -> None:
+        if self.service is None:
+            return
+        notices = list(self.start_notices)
+        set_aside = getattr(self.service.store, "set_aside", None)
+        if set_aside is not None:
+            notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))
+        if notices:
+            self.notice = " ".join(notices)
 
     # --- what the new-game screen remembers ---
 
@@ -264,12 +310,7 @@ class CompanionApp(App):
         self.screens.transition = NoTransition()
         Window.bind(on_key_down=self._on_key_down)
         self.reload_state()
-        notices = list(self.start_notices)
-        set_aside = getattr(self.service.store, "set_aside", None)
-        if set_aside is not None:
-            notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))
-        if notices:
-            self.notice = " ".join(notices)
+        self._show_start_notices()
         return root
 
     def on_start(self) -> None:
@@ -282,6 +323,7 @@ class CompanionApp(App):
         self._building_ahead = Clock.schedule_once(self._after_first_frame)
 
     def _after_first_frame(self, _dt: float) -> None:
+        self._open_database()
         self.screen(BUILT_AHEAD)
         self.apply_reader_settings()  # pyserial and the reader's threads only now
         if self.builds_ahead:
@@ -332,7 +374,7 @@ class CompanionApp(App):
 
     def reload_state(self) -> None:
         """Take the game state afresh from the service (after abandon, delete, resume)."""
-        self.game_state = self.driver.state() or {}
+        self.game_state = (self.driver.state() if self.driver is not None else None) or {}
 
     def send(self, command: dict[str, Any], quiet: bool = False) -> bool:
         """Carry out one command. True when it was accepted (and is on disk)."""
@@ -342,7 +384,7 @@ class CompanionApp(App):
         """Carry out one command and return the driver's answer; a refusal goes on the notice
         line (unless `quiet`: a tap that was not meant for this moment), an acceptance onto
         the screens."""
-        answer = self.driver.handle(command)
+        answer = self._handle(command)
         if not answer["ok"]:
             if not quiet:
                 self.notice = _("Not done: {reason}").format(reason=answer["error"])
@@ -359,10 +401,16 @@ class CompanionApp(App):
 
     def service_call(self, command: dict[str, Any]) -> dict[str, Any]:
         """A service command (games, stats, delete …) whose answer the screen reads."""
-        answer = self.driver.handle(command)
+        answer = self._handle(command)
         if not answer["ok"]:
             self.notice = _("Not done: {reason}").format(reason=answer["error"])
         return answer
+
+    def _handle(self, command: dict[str, Any]) -> dict[str, Any]:
+        if self.driver is None:  # the database is not open (yet, or it could not be)
+            return {"ok": False, "state": None,
+                    "error": _("the games database is not open; see the line above")}
+        return self.driver.handle(command)
 
     def show(self, name: str) -> None:
         self.screen(name)

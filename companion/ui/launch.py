@@ -9,6 +9,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 NO_DISPLAY = ("companion: no display found (DISPLAY and WAYLAND_DISPLAY are not set); run it "
               "on the Pi's screen, run the tests with `python3 tasks.py test`, or play "
@@ -77,14 +78,13 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
     if not display_available():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
-    from ..bootstrap import build_service
-    from ..store import StoreError
+    def open_service() -> Any:
+        """Opened after the first frame; a database moved aside is logged there, and the app
+        words it for the players."""
+        from ..bootstrap import build_service
 
-    try:
-        service, _notices = build_service(db_path)  # logged there; the app words them itself
-    except StoreError as error:
-        print(f"companion: {error}", file=sys.stderr)
-        return 1
+        return build_service(db_path)[0]
+
     prepare_kivy(db_path.parent / "kivy", verbose=verbose)
     try:
         from kivy.core.window import Window
@@ -98,5 +98,5 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
         return 2
     from .app import CompanionApp
 
-    CompanionApp(service, config_dir=db_path.parent).run()
+    CompanionApp(config_dir=db_path.parent, open_service=open_service).run()
     return 0

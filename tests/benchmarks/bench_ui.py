@@ -63,7 +63,7 @@ from tests.benchmarks.bench_model import percentile, spread
 from tests.ui.harness import Harness, ensure_display, prepare, running_app
 
 REPO = Path(__file__).resolve().parents[2]
-GOAL_START_RATIO = 1.5  # companion's median first frame ≤ 1.5 × the bare app's
+GOAL_START_RATIO = 1.3  # companion's median first frame ≤ 1.3 × the bare app's
 GOAL_FRAME_MS = 1000 / 60  # one frame at 60 Hz
 HOLD_S = 0.03  # how long the finger rests on the button before it is lifted
 CHILD_TIMEOUT_S = 60.0
@@ -88,22 +88,25 @@ app.bind(on_start=_on_start)
 app.run()
 """
 
-# What companion.ui.launch.run_app does, in the same order, on the database named by argv[1].
+# What companion.ui.launch.run_app does, in the same order, on the database named by argv[1]:
+# the database is opened after the first frame (so "service" is ~0 here; its cost lands after
+# the figure, while Home is shown).
 COMPANION_CHILD = """
 import time
 t_begin = time.monotonic_ns()
 import sys
 from pathlib import Path
 db_path = Path(sys.argv[1])
-from companion.bootstrap import build_service
 from companion.ui.launch import prepare_kivy
-service, notices = build_service(db_path)
+def open_service():
+    from companion.bootstrap import build_service
+    return build_service(db_path)[0]
 t_service = time.monotonic_ns()
 prepare_kivy(db_path.parent / "kivy")
 from kivy.core.window import Window
 t_window = time.monotonic_ns()
 from companion.ui.app import CompanionApp
-app = CompanionApp(service, config_dir=db_path.parent, notices=notices)
+app = CompanionApp(config_dir=db_path.parent, open_service=open_service)
 """ + _REPORT_FIRST_FRAME
 
 BARE_CHILD = """

@@ -54,7 +54,7 @@ class Harness:
     """One app over its own database, drawn in the shared test window."""
 
     def __init__(self, db_path: Path, size: tuple[int, int] = (800, 480),
-                 build_ahead: bool = False) -> None:
+                 build_ahead: bool = False, open_database_later: bool = False) -> None:
         from kivy.base import EventLoop
         from kivy.core.window import Window
 
@@ -66,8 +66,11 @@ class Harness:
         self.play_at_a_players_pace()
         EventLoop.ensure_window()
         self.resize(*size, settle=False)
-        service, _notices = build_service(db_path)
-        self.app = CompanionApp(service, config_dir=db_path.parent)
+        if open_database_later:  # as the app starts on the Pi: the database after one frame
+            self.app = CompanionApp(config_dir=db_path.parent,
+                                    open_service=lambda: build_service(db_path)[0])
+        else:
+            self.app = CompanionApp(build_service(db_path)[0], config_dir=db_path.parent)
         self.app.builds_ahead = build_ahead  # else each test would build every screen
         self.app._run_prepare()  # what App.run() does before its loop, which the test drives
         self.frames(3)

@@ -198,3 +198,23 @@ def test_while_home_is_shown_every_screen_and_the_fear_picker_are_built_ahead(
         assert harness.screen.name == "new_game" and harness.screen.adversary_names
     finally:
         harness.close()
+
+
+def test_the_database_opens_after_the_first_frame_and_home_then_offers_the_game(
+        tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    first = Harness(db)
+    try:
+        start(first)
+        first.tap_id("done")
+    finally:
+        first.close()
+    again = Harness(db, open_database_later=True)
+    try:
+        assert again.app.driver is not None  # opened once the first frame was drawn
+        assert again.screen.name == "home"
+        assert "Resume game: round 1" in again.widget("resume").text
+        again.tap_id("resume")
+        assert again.state["step"] == "growth"
+    finally:
+        again.close()
