@@ -391,8 +391,10 @@ class TableScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._step: tuple[Any, ...] | None = None
-        self._step_shown_at = -1e9
-        self._previous_step = ""
+        self._button_meaning: tuple[Any, ...] | None = None
+        """(round, phase, step), action kind and label: what the big button means now."""
+        self._meant_before: tuple[Any, ...] | None = None
+        self._button_changed_at = -1e9
         self._game: int | None = None
         self._banners: dict[str, presenter.Announcement] = {}
         self._announced: list[list[presenter.Announcement]] = []
@@ -421,10 +423,13 @@ class TableScreen(Screen):
         if state.get("game") != self._game:  # another game: its news and history are its own
             self._game, self._announced, self._taken_back = state.get("game"), [], []
         step = (state["round"], state["phase"], state["step"])
+        meaning = (step, view.action.kind, view.action.label)
+        if meaning != self._button_meaning:
+            # The big button now does something else: a tap in the next moment was meant
+            # for what it did before.
+            self._meant_before, self._button_meaning = self._button_meaning, meaning
+            self._button_changed_at = now()
         if step != self._step:
-            if self._step is not None:
-                self._previous_step = self._step[2]
-            self._step_shown_at = now()
             self._banners = {}
             if state["phase"] == "spirit" and (self._step is None or self._step[1] != "spirit"):
                 self._spirit_started = time.monotonic()
@@ -522,7 +527,7 @@ class TableScreen(Screen):
                    view.action.kind)
             if key != self._auto_picker:
                 self._auto_picker = key
-                Clock.schedule_once(lambda *_: self.act(), 0)
+                Clock.schedule_once(lambda *_: self.act(tapped=False), 0)
 
     def _tick(self, *_args: Any) -> None:
         state = app().game_state if app() else None
@@ -542,25 +547,27 @@ class TableScreen(Screen):
 
     # --- taps ---
 
-    def intended_step(self) -> str:
-        """The step a tap on the big button now means: the one on screen, unless it began
-        less than `settle_seconds` ago, when the tap was meant for the one before."""
-        state = app().game_state
-        if self._previous_step and now() - self._step_shown_at < self.settle_seconds:
-            return self._previous_step
-        return str(state["step"]) if state else ""
+    def too_soon(self) -> bool:
+        """The big button changed its meaning less than `settle_seconds` ago."""
+        return (self._meant_before is not None
+                and now() - self._button_changed_at < self.settle_seconds)
 
-    def act(self) -> None:
-        """The big button: finish the step, or ask for what the step still needs."""
+    def act(self, tapped: bool = True) -> None:
+        """The big button: finish the step, or ask for what the step still needs. A tap too
+        soon after the button changed was meant for what it did before (a double tap, a
+        bouncing touch): it finishes nothing (`tapped` False: the app opens a picker)."""
         if not self.view:
             return
         state = app().game_state
-        step = self.intended_step()
-        if step != state["step"]:
-            # Too soon after the step changed: the driver refuses it and nothing changes.
-            app().send({"cmd": "next", "step": step}, quiet=True)
+        if tapped and self.too_soon():
+            assert self._meant_before is not None
+            (_, _, step), kind, _ = self._meant_before
+            if kind == "next" and step != state["step"]:
+                # Sent as meant, with its step: the driver refuses it and nothing changes.
+                app().send({"cmd": "next", "step": step}, quiet=True)
             return
         kind = self.view.action.kind
+        step = state["step"]
         if kind == "reveal":
             self.pick_invader_card()
         elif kind == "resolve_fear":

@@ -243,3 +243,20 @@ def test_the_checklist_counts_ticks_and_asks_before_starting_with_items_left(
     question.confirm()
     ui.frames(2)
     assert ui.screen.name == "table"
+
+
+def test_two_quick_taps_on_done_card_resolved_do_not_also_finish_the_fear_step(
+        ui: Harness) -> None:
+    start(ui)
+    _to_step(ui, "growth")
+    for _ in range(4):
+        ui.tap_id("city")
+    _to_step(ui, "fear")
+    ui.tap_id("done")
+    ui.pick("avoid-the-dahan")
+    ui.use_the_real_clock()
+    ui.tap_id("done")  # resolves the card: the button now means "Done"
+    time.sleep(0.1)
+    ui.tap_id("done")
+    assert ui.state["fear"]["resolved"] == 1
+    assert ui.state["step"] == "fear"
