@@ -46,6 +46,10 @@ def stops(ui: Harness) -> Iterator[str]:
     yield "picker-invader"
     ui.popup().dismiss()
     ui.frames(2)
+    for step in ("growth", "event", "slow_powers"):  # the kinds of step a round has
+        _play_to(ui, step, round_number=1)
+        ui.frames(3)
+        yield f"table-{step.replace('_', '-')}"
     _play_to(ui, "ravage", round_number=3)
     app.send({"cmd": "destroy", "piece": "city"})
     for _ in range(2):
