@@ -242,6 +242,10 @@ def _next_level(fear: dict[str, Any], rituals: bool) -> str:
 
 # --- announcements -------------------------------------------------------------------------------
 
+BANNER_KINDS = {"blight_card_needed": "blight_card", "blight_card_flipped": "blight_card"}
+"""Events whose news replace each other's: a card named replaces "which card is it?"."""
+
+
 @dataclass(frozen=True)
 class Announcement:
     """One banner line, and the kind of news it is: a banner holds one line of each kind."""
@@ -268,7 +272,8 @@ def announce(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list
         else:
             text = _announcement(event, state)
         if text:  # the latest of a kind, where the first of its kind stood
-            lines[event["type"]] = Announcement(event["type"], text)
+            kind = BANNER_KINDS.get(event["type"], event["type"])
+            lines[kind] = Announcement(kind, text)
     return list(lines.values())
 
 

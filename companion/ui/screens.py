@@ -12,7 +12,6 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -38,7 +37,7 @@ from .widgets import (
     CardPicker,
     ConfirmPopup,
     FearCardPicker,
-    FitLabel,
+    GrowLabel,
     InstantPopup,
     ask_then,
 )
@@ -472,21 +471,16 @@ class TableScreen(Screen):
         self._fit_banners()
 
     def _fit_banners(self, *_args: Any) -> None:
-        """The banner grows with its lines (never cutting one off) up to half the column;
-        past that its lines shrink their text."""
+        """The banner grows with its lines up to BANNER_SHARE of the column; past that its
+        lines scroll (they are never shrunk or cut off)."""
         if "banner_rows" not in self.ids or "prompt_column" not in self.ids:
             return  # still being built
         rows = self.ids.banner_rows
-        lines = list(reversed(rows.children))
-        if not lines:
+        if not rows.children:
             self.banner_height = 0
             return
-        width = max(rows.width, 100)
-        heights = [line.height_for(width) for line in lines]
-        for line, height in zip(lines, heights, strict=True):
-            line.size_hint_y = height
-        room = max(self.ids.prompt_column.height * 0.5, 60)
-        self.banner_height = min(sum(heights) + 2 * rows.padding[1], room)
+        room = max(self.ids.prompt_column.height * BANNER_SHARE, 60)
+        self.banner_height = min(rows.height + 2 * self.ids.banner.padding[1], room)
 
     def _show(self, view: TableView, state: dict[str, Any]) -> None:
         self.title = view.title
@@ -658,23 +652,18 @@ class TableScreen(Screen):
         GameMenu().open()
 
 
+BANNER_SHARE = 0.38
+"""The most of the prompt's column the banner takes: the prompt and reminders keep the rest."""
+
 HISTORY_KEPT = 500
 """Commands whose banner lines an undo can still take back."""
 
 
-class BannerLine(FitLabel):
+class BannerLine(GrowLabel):
     """One line of news on the table's banner."""
 
     kind = StringProperty("")
     """The kind of news (an event type, or "undo")."""
-
-    def height_for(self, width: float) -> float:
-        """The height this line's text needs at its full size in `width`."""
-        core = CoreLabel(text=self.text, font_size=self.base_font_size, bold=self.bold,
-                         text_size=(max(width - 2 * self.padding[0], 1), None),
-                         halign="left")
-        core.refresh()
-        return float(core.texture.size[1] + 2 * self.padding[1] + 4)
 
 
 class GameMenu(InstantPopup):

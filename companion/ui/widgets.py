@@ -100,6 +100,14 @@ class FitButton(FitText, Button):
     """A button whose text wraps and shrinks to fit it (every button of the app is one)."""
 
 
+class GrowLabel(Label):
+    """A wrapping label as tall as its text, at its full size: in a scrolling box, long texts
+    scroll rather than shrink or get cut off."""
+
+    def fits(self) -> bool:
+        return bool(self.height + 1 >= self.texture_size[1])
+
+
 class TerrainChip(Label):
     """One terrain of a card: its name written on its colour."""
 

@@ -173,4 +173,5 @@ def test_a_pulled_cable_is_shown_and_the_reader_comes_back_by_itself(
     ui.frames(2)
     ui.app.send({"cmd": "reveal", "card": ui.state["invader"]["candidates"][0]})
     step = ui.state["step"]
+    ui.player_pause()  # the tag is laid once the players have read the new step
     lay_and_lift(device, ui, TAG_A, lambda: ui.state["step"] != step)  # a "done" tag

@@ -74,3 +74,25 @@ def test_announcements_name_the_fear_card_and_the_new_terror_level() -> None:
 def test_deck_counts_are_grouped_by_stage() -> None:
     assert presenter.stage_counts([1, 1, 2, 3, 3, 3]) == "I×2, II×1, III×3"
     assert presenter.stage_counts([]) == "empty"
+
+
+def test_a_blight_card_named_replaces_the_banner_that_asked_for_it() -> None:
+    asked = presenter.announce([{"type": "blight_card_needed", "owed": 0, "flipping": True}],
+                               None)
+    named = presenter.announce([{"type": "blight_card_flipped", "card": "downward-spiral",
+                                 "name": "Downward Spiral", "refilled": 4, "effect": "x",
+                                 "side": "blighted", "timing": "once"}], None)
+    assert asked[0].kind == named[0].kind == "blight_card"
+
+
+def test_undo_and_redo_lines_say_what_was_taken_back_in_a_few_words() -> None:
+    undone = presenter.undo_line({"type": "undone",
+                                  "command": {"cmd": "destroy", "piece": "city"}})
+    assert undone is not None and undone.text == "Undone: city destroyed, +2 fear"
+    redone = presenter.undo_line({"type": "redone",
+                                  "command": {"cmd": "destroy", "piece": "town", "count": 3}})
+    assert redone is not None and redone.text == "Redone: 3 towns destroyed, +3 fear"
+    assert presenter.describe_command({"cmd": "next", "step": "build"}) == "Build finished"
+    assert presenter.describe_command({"cmd": "fear_card", "card": "avoid-the-dahan"}) == \
+        "Avoid the Dahan turned over"
+    assert presenter.undo_line({"type": "fear_generated"}) is None
