@@ -29,7 +29,7 @@ from .. import i18n
 from ..driver import ScriptDriver
 from ..i18n import N_, _
 from ..service import GameService
-from . import screens, widgets  # noqa: F401  (widgets: its classes are named in the kv files)
+from . import charts, screens, widgets  # noqa: F401  (charts, widgets: named in the kv files)
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
 from .translator import tr
@@ -48,6 +48,8 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "table": (screens.TableScreen, "table.kv"),
     "end": (screens.EndScreen, "end.kv"),
     "history": (screens.HistoryScreen, "history.kv"),
+    "history_detail": (screens.HistoryDetailScreen, "history_detail.kv"),
+    "statistics": (screens.StatisticsScreen, "statistics.kv"),
     "tags": (screens.TagsScreen, "tags.kv"),
     "rules": (screens.RulesScreen, "rules.kv"),
 }
@@ -189,7 +191,8 @@ class CompanionApp(App):
             self.screens.get_screen("table").refresh(self.game_state, [])
         if self.screens.has_screen("home"):
             self.screens.get_screen("home").refresh()
-        for name in ("new_game", "checklist", "end", "history", "tags"):
+        for name in ("new_game", "checklist", "end", "history", "history_detail", "statistics",
+                     "tags"):
             if self.screens.has_screen(name):
                 self.screens.get_screen(name).retranslate()
 

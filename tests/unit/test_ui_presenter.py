@@ -6,7 +6,9 @@ import pytest
 
 from companion.ui import presenter
 from companion.ui.theme import (
+    AA_GRAPHICS,
     AA_NORMAL_TEXT,
+    GRAPHIC_PAIRS,
     TERRAIN_COLOURS,
     TEXT_PAIRS,
     THEMES,
@@ -74,3 +76,11 @@ def test_announcements_name_the_fear_card_and_the_new_terror_level() -> None:
 def test_deck_counts_are_grouped_by_stage() -> None:
     assert presenter.stage_counts([1, 1, 2, 3, 3, 3]) == "I×2, II×1, III×3"
     assert presenter.stage_counts([]) == "empty"
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_every_chart_colour_stands_out_from_its_panel(theme: str) -> None:
+    colours = THEMES[theme]
+    for graphic, background in GRAPHIC_PAIRS:
+        assert contrast_ratio(colours[graphic], colours[background]) >= AA_GRAPHICS, \
+            (theme, graphic, background)
