@@ -52,7 +52,7 @@ class ScriptDriver:
     def handle(self, data: Any) -> dict[str, Any]:
         """One command as decoded JSON (what the touchscreen sends), answered like a line."""
         try:
-            reply = self.service.handle(self.service.parse(data))
+            reply = self.service.handle(self.service.parse(data), self.translate)
         except Refused as refusal:
             return self._refusal(refusal.in_language(self.translate))
         except Exception:  # a bug must not cost the game: the session is unchanged

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 import functools
 import gettext
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -21,40 +23,96 @@ TEMPLATES = ("companion", "game", "cards")
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 
 
+PO_KEYWORD = re.compile(r"^(msgid|msgid_plural|msgstr|msgstr\[\d+\]) ")
+
+
 class CatalogueError(ValueError):
     """A .po file the app cannot read; the message names the file and line."""
+
+
+PLURAL_SEPARATOR = "\x00"
+"""Joins a plural entry's forms, as compiled gettext catalogues do: the key is the English
+singular and plural, the translation each form the language has, in the order of its rule."""
+PLURAL_FORMS = re.compile(r"^Plural-Forms:\s*nplurals=\s*(\d+);\s*plural=([^;\n]+);?",
+                          re.MULTILINE)
+
+
+def english_plural(n: int) -> int:
+    return 0 if n == 1 else 1
 
 
 class Catalogue(gettext.NullTranslations):
     """Translations from one .po file."""
 
-    def __init__(self, messages: dict[str, str]) -> None:
+    def __init__(self, messages: dict[str, str],
+                 plural: Callable[[int], int] = english_plural) -> None:
         super().__init__()
         self.messages = messages
+        self.plural = plural
+        """Which form a count takes (the catalogue's Plural-Forms rule)."""
 
     def gettext(self, message: str) -> str:
         return self.messages.get(message) or message
 
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        forms = self.messages.get(msgid1 + PLURAL_SEPARATOR + msgid2)
+        if not forms:
+            return msgid1 if n == 1 else msgid2
+        choices = forms.split(PLURAL_SEPARATOR)
+        return choices[min(self.plural(n), len(choices) - 1)]
+
+
+def plural_rule(path: Path) -> Callable[[int], int] | None:
+    """The Plural-Forms rule in a .po file's header, or None when it gives none."""
+    found = PLURAL_FORMS.search(read_po_header(path))
+    if not found:
+        return None
+    try:
+        rule: Callable[[int], int] = gettext.c2py(found.group(2).strip())
+    except (ValueError, SyntaxError) as error:
+        raise CatalogueError(f"{path}: the Plural-Forms rule cannot be read ({error})") from None
+    return rule
+
+
+def read_po_header(path: Path) -> str:
+    """The msgstr of the entry with the empty msgid: the catalogue's header lines."""
+    return _read_entries(path).get("", "")
+
 
 def read_po(path: Path) -> dict[str, str]:
-    """msgid → msgstr of a .po file (single-form entries; the header and empty ones skipped)."""
+    """msgid → msgstr of a .po file (the header and empty entries skipped). A plural entry's
+    key is its msgid and msgid_plural, its value every msgstr[n], each joined by
+    PLURAL_SEPARATOR (a plural entry missing a form counts as empty)."""
+    return {key: value for key, value in _read_entries(path).items() if key}
+
+
+def _read_entries(path: Path) -> dict[str, str]:
     messages: dict[str, str] = {}
     key: str | None = None
     parts: dict[str, list[str]] = {}
     current = ""
 
     def finish() -> None:
-        if "msgid" in parts:
-            msgid, msgstr = "".join(parts["msgid"]), "".join(parts.get("msgstr", []))
-            if msgid and msgstr:
-                messages[msgid] = msgstr
+        if "msgid" not in parts:
+            return
+        msgid = "".join(parts["msgid"])
+        if "msgid_plural" in parts:
+            msgid += PLURAL_SEPARATOR + "".join(parts["msgid_plural"])
+            forms = ["".join(parts[name]) for name in sorted(
+                (name for name in parts if name.startswith("msgstr[")),
+                key=lambda name: int(name[7:-1]))]
+            msgstr = PLURAL_SEPARATOR.join(forms) if forms and all(forms) else ""
+        else:
+            msgstr = "".join(parts.get("msgstr", []))
+        if msgstr:
+            messages[msgid] = msgstr
 
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            if line.startswith(("msgid ", "msgstr ")):
+            if PO_KEYWORD.match(line):
                 key, _, literal = line.partition(" ")
                 if key == "msgid":
                     finish()
@@ -95,10 +153,12 @@ def translations(lang: str) -> gettext.NullTranslations:
     if lang == "en" or not any(path.exists() for path in paths):
         return gettext.NullTranslations()
     messages: dict[str, str] = {}
+    plural: Callable[[int], int] = english_plural
     for path in paths:
         if path.exists():
             messages.update(read_po(path))
-    return Catalogue(messages)
+            plural = plural_rule(path) or plural  # one language: the same rule in every file
+    return Catalogue(messages, plural)
 
 
 _active: gettext.NullTranslations = gettext.NullTranslations()
@@ -119,6 +179,12 @@ def language() -> str:
 def _(message: str) -> str:
     """`message` in the language in use."""
     return _active.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of `singular` / `plural` that the count `n` takes in the language in use
+    (German: 1 and the rest; French: 0 and 1, and the rest)."""
+    return _active.ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:  # noqa: N802 (the name gettext tools look for)

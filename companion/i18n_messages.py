@@ -1,7 +1,8 @@
 """Every text of the app that a catalogue translates, in three templates:
 
 - `companion`: the screens' texts, found in the layouts (`tr._("…")`) and the Python code
-  (`_("…")`, `i18n._("…")`, `N_("…")`), plus the invader card and terrain names;
+  (`_("…")`, `i18n._("…")`, `N_("…")`, and `ngettext("…", "…", n)` for a text with a
+  singular and a plural), plus the invader card and terrain names;
 - `game`: what the game model says at the table: step prompts, victory conditions, endings,
   setup checklist items and step reminders;
 - `cards`: fear and blight cards, special invader cards, adversaries and scenarios.
@@ -17,12 +18,14 @@ import re
 import sys
 from pathlib import Path
 
-from .i18n import LOCALE_DIR, TEMPLATES
+from .i18n import LOCALE_DIR, PLURAL_SEPARATOR, TEMPLATES
 
 PACKAGE = Path(__file__).resolve().parent
 LAYOUTS = PACKAGE.parent / "layouts"
 KV_TEXT = re.compile(r'tr\._\(("(?:[^"\\]|\\.)*")\)')
-MARKERS = ("_", "N_")
+PLURAL_MARKER = "ngettext"
+"""`ngettext("{count} game", "{count} games", n)`: a text with a singular and a plural."""
+MARKERS = ("_", "N_", PLURAL_MARKER)
 
 
 def layout_messages() -> set[str]:
@@ -40,10 +43,14 @@ def code_messages(paths: list[Path] | None = None,
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             name = getattr(node.func, "id", getattr(node.func, "attr", None)) \
                 if isinstance(node, ast.Call) else None
-            if (isinstance(node, ast.Call) and name in markers and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)):
-                found.add(node.args[0].value)
+            if not isinstance(node, ast.Call) or name not in markers:
+                continue
+            texts = [arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                     else None for arg in node.args[:2]]
+            if name == PLURAL_MARKER and len(texts) == 2 and None not in texts:
+                found.add(PLURAL_SEPARATOR.join(str(text) for text in texts))
+            elif name != PLURAL_MARKER and texts and texts[0] is not None:
+                found.add(texts[0])
     return found
 
 
@@ -129,7 +136,12 @@ def write_templates() -> int:
 def write_template(messages: list[str], path: Path) -> int:
     lines = ['msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"', ""]
     for message in messages:
-        lines += [f"msgid {po_quote(message)}", 'msgstr ""', ""]
+        if PLURAL_SEPARATOR in message:
+            singular, plural = message.split(PLURAL_SEPARATOR)
+            lines += [f"msgid {po_quote(singular)}", f"msgid_plural {po_quote(plural)}",
+                      'msgstr[0] ""', 'msgstr[1] ""', ""]
+        else:
+            lines += [f"msgid {po_quote(message)}", 'msgstr ""', ""]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines), encoding="utf-8")
     return len(messages)

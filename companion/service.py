@@ -17,10 +17,13 @@ from typing import Any, ClassVar
 from .model import commands as c
 from .model.catalogue import catalogue
 from .model.codec import state_from_record, state_to_record
+from .model.course import round_series
 from .model.errors import Refused
 from .model.events import Event
 from .model.session import GameSession
 from .model.state import GameState
+from .model.texts import Translate, as_written
+from .model.view import state_view
 from .reader import tags
 from .store import GameStore, StoreError, TagsInUse
 
@@ -60,6 +63,14 @@ class History(c.Command):
 @dataclass(frozen=True)
 class Stats(c.Command):
     name: ClassVar[str] = "stats"
+
+
+@dataclass(frozen=True)
+class GameDetail(c.Command):
+    """One saved game in full: its row, its ending in words and its course round by round."""
+
+    name: ClassVar[str] = "game_detail"
+    game: int
 
 
 @dataclass(frozen=True)
@@ -132,8 +143,8 @@ TAG_REGISTRY_COMMANDS = (ListTags, LookUpTag, EnrolTag, ForgetTag, ExportTags, I
 
 SERVICE_COMMANDS: dict[str, type[c.Command]] = {
     **c.COMMANDS,
-    **{cls.name: cls for cls in (ListGames, Resume, Abandon, Delete, History, Stats, Export,
-                                 Import, Catalogue, *TAG_REGISTRY_COMMANDS)},
+    **{cls.name: cls for cls in (ListGames, Resume, Abandon, Delete, History, Stats,
+                                 GameDetail, Export, Import, Catalogue, *TAG_REGISTRY_COMMANDS)},
 }
 
 
@@ -184,8 +195,11 @@ class GameService:
 
     # --- commands ---------------------------------------------------------------------------
 
-    def handle(self, command: c.Command) -> Reply:
-        """Carry out one command; raises Refused (nothing changed) when it cannot be done."""
+    def handle(self, command: c.Command, translate: Translate = as_written) -> Reply:
+        """Carry out one command; raises Refused (nothing changed) when it cannot be done.
+
+        `translate` words the few texts an answer carries (a game's ending in `game_detail`).
+        """
         try:
             if isinstance(command, Catalogue):
                 return Reply(extra={"catalogue": catalogue()})
@@ -197,6 +211,8 @@ class GameService:
                 return Reply(extra={"history": self.history()})
             if isinstance(command, Stats):
                 return Reply(extra={"stats": self.stats()})
+            if isinstance(command, GameDetail):
+                return Reply(extra={"game_detail": self.game_detail(command.game, translate)})
             if isinstance(command, Resume):
                 self.store.game(command.game)
                 self._load(command.game)
@@ -283,6 +299,19 @@ class GameService:
                     groups.items(), key=lambda item: (item[0][0] or "", item[0][1] or 0))
             ],
         }
+
+    def game_detail(self, game_id: int, translate: Translate = as_written) -> dict[str, Any]:
+        """The game's row, its outcome as the state shows it (null until it ends) and, replayed
+        from its log, what each round brought: `per_round`."""
+        row = self.store.game(game_id)
+        try:
+            session = _replay(self.store.full_log(game_id), self._seed_source)
+        except (Refused, ValueError, KeyError, TypeError) as error:
+            raise Refused(f"game {game_id} in {self.store.location} cannot be replayed: "
+                          f"{error}") from None
+        assert session.state is not None
+        return {**row, "outcome": state_view(session.state, translate)["outcome"],
+                "per_round": [tally.to_dict() for tally in round_series(session.course())]}
 
     # --- export and import ------------------------------------------------------------------
 

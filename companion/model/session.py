@@ -8,7 +8,7 @@ between them; it rebuilds them by replay the first time an undo reaches that far
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -120,6 +120,18 @@ class GameSession:
             state, _ = decide(state, command)
         self._done[index] = (state, self._done[index][1])
         return state
+
+    def course(self) -> Iterator[tuple[c.Command, list[e.Event], GameState]]:
+        """The game as it was played: each command still in effect (what was undone left out),
+        from the new game on, with its events and the state after it."""
+        if self._started_with is None:
+            return
+        state, events = start(self._started_with)
+        yield self._started_with, events, state
+        for _, command in self._done:
+            # The model is deterministic, so deciding again gives the states and events it gave.
+            state, events = decide(state, command)
+            yield command, events, state
 
     def replay(self, log: Iterable[c.Command]) -> None:
         """Bring the session to the end of a command log written by `execute`."""

@@ -29,7 +29,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
 from ..i18n import N_, _
-from . import screens, settings_screen, widgets  # noqa: F401  (widgets: named in the kv files)
+from . import charts, screens, settings_screen, widgets  # noqa: F401  (charts, widgets: named in kv)
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
 from .translator import tr
@@ -52,6 +52,8 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "table": (screens.TableScreen, "table.kv"),
     "end": (screens.EndScreen, "end.kv"),
     "history": (screens.HistoryScreen, "history.kv"),
+    "history_detail": (screens.HistoryDetailScreen, "history_detail.kv"),
+    "statistics": (screens.StatisticsScreen, "statistics.kv"),
     "tags": (screens.TagsScreen, "tags.kv"),
     "rules": (screens.RulesScreen, "rules.kv"),
     "settings": (settings_screen.SettingsScreen, "settings.kv"),
@@ -205,7 +207,8 @@ class CompanionApp(App):
             self.screens.get_screen("table").refresh(self.game_state, [])
         if self.screens.has_screen("home"):
             self.screens.get_screen("home").refresh()
-        for name in ("new_game", "checklist", "end", "history", "tags", "settings"):
+        for name in ("new_game", "checklist", "end", "history", "history_detail", "statistics",
+                     "tags", "settings"):
             if self.screens.has_screen(name):
                 self.screens.get_screen(name).retranslate()
 

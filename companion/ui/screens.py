@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from kivy.app import App
@@ -801,20 +802,14 @@ class HistoryScreen(Screen):
     def refresh(self) -> None:
         games = app().service_call({"cmd": "games"}).get("games", [])
         stats = app().service_call({"cmd": "stats"}).get("stats", {})
-        played = stats.get("games_played", 0)
-        if played:
-            rate = round(100 * stats.get("win_rate", 0))
-            average = stats.get("average_score")
-            parts = [_("{count} games played").format(count=played),
-                     _("{wins} won ({rate}%)").format(wins=stats.get("wins", 0), rate=rate)]
-            if average is not None:
-                parts.append(_("average score {average}").format(average=f"{average:.1f}"))
-            self.stats_text = " · ".join(parts)
-        else:
-            self.stats_text = _("No finished games yet.")
-        names = {a["id"]: a["name"] for a in app().catalogue["adversaries"]}
-        names.update({s["id"]: s["name"] for s in app().catalogue["scenarios"]})
+        self.stats_text = stats_summary(stats)
+        names = catalogue_names()
         self.ids.games.data = [_history_row(game, names) for game in reversed(games)]
+
+    def open_game(self, game_id: int) -> None:
+        """A tapped row: that game's details."""
+        if app().screen("history_detail").show_game(game_id):
+            app().show("history_detail")
 
     def delete(self, game_id: int) -> None:
         def go() -> None:
@@ -827,27 +822,188 @@ class HistoryScreen(Screen):
                  _("Delete"), go, app().confirm_destructive)
 
 
+def stats_summary(stats: dict[str, Any]) -> str:
+    """Games played, won (and the rate) and the average score, in one line."""
+    played = stats.get("games_played", 0)
+    if not played:
+        return _("No finished games yet.")
+    rate = round(100 * stats.get("win_rate", 0))
+    average = stats.get("average_score")
+    parts = [i18n.ngettext("{count} game played", "{count} games played", played).format(
+                 count=played),
+             _("{wins} won ({rate}%)").format(wins=stats.get("wins", 0), rate=rate)]
+    if average is not None:
+        parts.append(_("average score {average}").format(average=f"{average:.1f}"))
+    return " · ".join(parts)
+
+
+def catalogue_names() -> dict[str, str]:
+    """Adversary and scenario ids to their names (in English: `_` translates them)."""
+    names = {a["id"]: a["name"] for a in app().catalogue["adversaries"]}
+    names.update({s["id"]: s["name"] for s in app().catalogue["scenarios"]})
+    return names
+
+
 GAME_RESULT_NAMES = {"victory": N_("victory"), "defeat": N_("defeat"),
                      "sacrifice": N_("sacrifice victory"), "active": N_("in progress"),
                      "finished": N_("finished"), "abandoned": N_("abandoned")}
 """A history row's result, or its status while it has none."""
 
 
-def _history_row(game: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+def _against(game: dict[str, Any], names: dict[str, str]) -> str:
     adversary, scenario = game.get("adversary"), game.get("scenario")
-    against = ", ".join(filter(None, [
+    return ", ".join(filter(None, [
         f"{_(names.get(adversary, adversary))} {game.get('adversary_level') or 0}" if adversary
         else "",
         _(names.get(scenario, scenario)) if scenario else "",
     ])) or _("no adversary")
+
+
+def _result(game: dict[str, Any]) -> str:
     result = game.get("result") or game["status"]
-    result = _(GAME_RESULT_NAMES.get(result, result))
+    return _(GAME_RESULT_NAMES.get(result, result))
+
+
+def _points(score: int) -> str:
+    return i18n.ngettext("{score} point", "{score} points", score).format(score=score)
+
+
+def _history_row(game: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     parts = [(game.get("started_at") or "")[:10],
-             _("{players}p").format(players=game["players"]), against, result]
+             _("{players}p").format(players=game["players"]), _against(game, names),
+             _result(game)]
     if game.get("score") is not None:
-        parts.append(_("{score} points").format(score=game["score"]))
-    parts.append(_("{rounds} rounds").format(rounds=game.get("rounds") or 0))
+        parts.append(_points(game["score"]))
+    rounds = game.get("rounds") or 0
+    parts.append(i18n.ngettext("{rounds} round", "{rounds} rounds", rounds).format(
+        rounds=rounds))
     return {"game_id": game["id"], "text": " · ".join(parts)}
+
+
+def local_time(stamp: str | None) -> str:
+    """An ISO time stamp from the database as the table's local date and time."""
+    if not stamp:
+        return ""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp[:16]
+
+
+def duration_text(minutes: float) -> str:
+    """Played time: "42 min", "1 h 05 min"."""
+    whole = round(minutes)
+    if whole < 60:
+        return _("{minutes} min").format(minutes=whole)
+    return _("{hours} h {minutes} min").format(hours=whole // 60, minutes=f"{whole % 60:02d}")
+
+
+class HistoryDetailScreen(Screen):
+    """One game of the history: what was played, how it ended, and a chart of its rounds."""
+
+    game_id = NumericProperty(0)
+    """The game shown."""
+    title = StringProperty("")
+    """Which game this is."""
+    date_text = StringProperty("")
+    """When it started (local time)."""
+    length_text = StringProperty("")
+    """How long it was played."""
+    players_text = StringProperty("")
+    """How many played."""
+    adversary_text = StringProperty("")
+    """The adversary and its level, or none."""
+    scenario_text = StringProperty("")
+    """The scenario, or none."""
+    result_text = StringProperty("")
+    """Victory, defeat, sacrifice victory; or in progress, abandoned."""
+    reason_text = StringProperty("")
+    """Why the game ended, in words."""
+    outcome_text = StringProperty("")
+    """The result and why, in one sentence."""
+    score_text = StringProperty("")
+    """The score, or that it was not scored."""
+    fear = ListProperty([])
+    """Fear generated in each round, round 1 first."""
+    blight = ListProperty([])
+    """Blight on the island at the end of each round."""
+    terror = ListProperty([])
+    """The terror level at the end of each round."""
+    has_rounds = BooleanProperty(False)
+    """At least one round was played: the chart is shown."""
+
+    def retranslate(self) -> None:
+        if self.game_id:
+            self.show_game(int(self.game_id))
+
+    def show_game(self, game_id: int) -> bool:
+        """Fill the screen with the game's details; False when the service refused them."""
+        answer = app().service_call({"cmd": "game_detail", "game": game_id})
+        if not answer["ok"]:
+            return False
+        game = answer["game_detail"]
+        names = catalogue_names()
+        self.game_id = game_id
+        self.title = _("Game {game}").format(game=game_id)
+        self.date_text = local_time(game.get("started_at"))
+        self.length_text = duration_text(game.get("duration_minutes") or 0.0)
+        players = game["players"]
+        self.players_text = _("1 player") if players == 1 \
+            else _("{count} players").format(count=players)
+        adversary, scenario = game.get("adversary"), game.get("scenario")
+        self.adversary_text = _("{name}, level {level}").format(
+            name=_(names.get(adversary, adversary)), level=game.get("adversary_level") or 0) \
+            if adversary else _(NONE_CHOICE)
+        self.scenario_text = _(names.get(scenario, scenario)) if scenario else _(NONE_CHOICE)
+        outcome = game.get("outcome")
+        self.result_text = _(presenter.RESULT_NAMES[outcome["result"]]) if outcome \
+            else _result(game)
+        self.reason_text = outcome["detail"] if outcome else (
+            _("Abandoned in round {round}.").format(round=game.get("rounds") or 0)
+            if game["status"] == "abandoned"
+            else _("Still being played: round {round}.").format(round=game.get("rounds") or 0))
+        self.outcome_text = _("{result}: {detail}").format(result=self.result_text,
+                                                           detail=self.reason_text)
+        score = game.get("score")
+        self.score_text = _points(score) if score is not None else _("not scored")
+        rounds = game["per_round"]
+        self.fear = [tally["fear_generated"] for tally in rounds]
+        self.blight = [tally["blight_on_island"] for tally in rounds]
+        self.terror = [tally["terror_level"] for tally in rounds]
+        self.has_rounds = bool(rounds)
+        return True
+
+
+class StatisticsScreen(Screen):
+    """Wins by adversary and level as bars: games played outlined, games won filled in."""
+
+    stats_text = StringProperty("")
+    """The same summary line as the history's."""
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.refresh()
+
+    def retranslate(self) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        stats = app().service_call({"cmd": "stats"}).get("stats", {})
+        self.stats_text = stats_summary(stats)
+        self.ids.rows.data = statistics_rows(stats, catalogue_names())
+
+
+def statistics_rows(stats: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """One bar per adversary and level (games without one first), all to one scale."""
+    groups = stats.get("by_adversary", [])
+    most = max([group["games_played"] for group in groups] or [1])
+    return [{
+        "name": f"{_(names.get(group['adversary'], group['adversary']))} {group['level'] or 0}"
+        if group["adversary"] else _("No adversary"),
+        "played": group["games_played"], "won": group["wins"], "most": most,
+        "count_text": i18n.ngettext("{won} of {played} won", "{won} of {played} won",
+                                    group["wins"]).format(won=group["wins"],
+                                                          played=group["games_played"]),
+    } for group in groups]
 
 
 # --- card tags (enrolment) -----------------------------------------------------------------------

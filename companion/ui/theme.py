@@ -31,6 +31,10 @@ THEMES: dict[str, dict[str, str]] = {
         "danger": "#B3261E",
         "danger_text": "#FFFFFF",
         "disabled_text": "#B4BCC4",
+        "chart_fear": "#6FA8DC",
+        "chart_blight": "#E8866A",
+        "chart_terror": "#F2C94C",
+        "chart_won": "#5CC98A",
     },
     "light": {
         "background": "#F4F1EA",
@@ -46,6 +50,10 @@ THEMES: dict[str, dict[str, str]] = {
         "danger": "#A4231B",
         "danger_text": "#FFFFFF",
         "disabled_text": "#555B63",
+        "chart_fear": "#1E5FA8",
+        "chart_blight": "#A4231B",
+        "chart_terror": "#8A4B00",
+        "chart_won": "#1E6B3F",
     },
     # Night: dim red on black, so eyes used to a dark room are not dazzled.
     "night": {
@@ -62,6 +70,10 @@ THEMES: dict[str, dict[str, str]] = {
         "danger": "#4A0E0A",
         "danger_text": "#FFB4A6",
         "disabled_text": "#D2705F",
+        "chart_fear": "#FF7A66",
+        "chart_blight": "#C0503F",
+        "chart_terror": "#FFB4A6",
+        "chart_won": "#E8A090",
     },
 }
 
@@ -79,6 +91,16 @@ TEXT_PAIRS = (
 )
 
 AA_NORMAL_TEXT = 4.5
+
+# The charts' bars and lines on their panel: graphics need 3:1 (WCAG 2.1, 1.4.11).
+GRAPHIC_PAIRS = (
+    ("chart_fear", "panel"),
+    ("chart_blight", "panel"),
+    ("chart_terror", "panel"),
+    ("chart_won", "panel"),
+    ("muted", "panel"),
+)
+AA_GRAPHICS = 3.0
 
 
 def _channel(value: int) -> float:

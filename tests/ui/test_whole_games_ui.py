@@ -140,7 +140,7 @@ def test_a_virtual_deck_game_is_won_on_fear_and_scored_by_touch(ui: Harness) -> 
     ui.tap_id("history")
     rows = ui.widget("games").data
     assert len(rows) == 1 and "victory" in rows[0]["text"]
-    assert "1 games played · 1 won" in ui.widget("stats").text
+    assert "1 game played · 1 won" in ui.widget("stats").text
 
 
 def test_a_physical_deck_game_is_lost_to_blight_and_scored_by_touch(ui: Harness) -> None:

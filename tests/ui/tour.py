@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from .harness import Harness
 
@@ -24,6 +25,20 @@ SCREENSHOT_CASES = (("800x480", "normal"), ("720x1280", "normal"), ("800x480", "
 # England 6 fills the board (High Immigration) and the reminders; a scenario adds its own.
 BUSY_GAME = {"cmd": "new_game", "players": 4, "deck": "physical", "adversary": "england",
              "level": 6, "scenario": "blitz", "events": True, "seed": 7}
+
+
+SHORT_GAMES = [{"cmd": "new_game", "players": 2, "adversary": adversary, "level": level,
+                "seed": seed} for seed, (adversary, level) in enumerate(
+                    [("habsburg-livestock", 6), ("france", 2), ("habsburg-livestock", 6)])]
+
+
+def history_row_button(ui: Harness, game_id: int) -> Any:
+    """The tappable text of the history row of `game_id`."""
+    ui.frames(3)
+    for row in ui.widget("games").children[0].children:
+        if row.game_id == game_id:
+            return row.children[-1]
+    raise AssertionError(f"no history row for game {game_id}")
 
 
 def stops(ui: Harness) -> Iterator[str]:
@@ -90,6 +105,17 @@ def stops(ui: Harness) -> Iterator[str]:
     yield "home-after-game"
     ui.tap_id("history")
     yield "history"
+    ui.tap(history_row_button(ui, app.game_state["game"]))
+    yield "history-detail"
+    ui.tap_id("back")
+    for command in SHORT_GAMES:  # more rows for the statistics, the longest names among them
+        assert app.send(command), app.notice
+        assert app.send({"cmd": "next"}) and app.send({"cmd": "declare", "result": "victory"})
+    app.show("history")
+    ui.frames(3)
+    ui.tap_id("statistics")
+    yield "statistics-chart"
+    ui.tap_id("back")
     ui.tap_id("home")
     ui.tap_id("tags")
     ui.screen.tag_read("04497622D93881")

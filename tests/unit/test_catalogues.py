@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.i18n import TEMPLATES, CatalogueError, catalogue_path, read_po, translations
+from companion.i18n import (
+    TEMPLATES,
+    CatalogueError,
+    catalogue_path,
+    plural_rule,
+    read_po,
+    translations,
+)
 from companion.i18n_messages import template_messages
 from tests.data.make_seed_fingerprints import FINGERPRINTS, RUN, fingerprint, words
 
@@ -54,3 +61,34 @@ def test_a_broken_catalogue_names_its_file_and_line(tmp_path: Path):
     multi = tmp_path / "multi.po"
     multi.write_text('msgid ""\n"Und"\n"o"\nmsgstr ""\n"Zurück"\n', encoding="utf-8")
     assert read_po(multi) == {"Undo": "Zurück"}
+
+
+@pytest.mark.parametrize(("lang", "one", "two", "none"), [
+    ("en", "1 game played", "2 games played", "0 games played"),
+    ("de", "1 Partie gespielt", "2 Partien gespielt", "0 Partien gespielt"),
+    ("fr", "1 partie jouée", "2 parties jouées", "0 partie jouée"),  # French: 0 is singular
+])
+def test_a_count_takes_the_singular_or_plural_its_language_gives_it(
+        lang: str, one: str, two: str, none: str) -> None:
+    catalogue = translations(lang)
+
+    def played(n: int) -> str:
+        return catalogue.ngettext("{count} game played", "{count} games played", n).format(
+            count=n)
+
+    assert (played(1), played(2), played(0)) == (one, two, none)
+    assert catalogue.ngettext("a thing nobody wrote", "things nobody wrote", 3) == \
+        "things nobody wrote"
+
+
+def test_a_plural_entry_is_read_with_all_its_forms_and_the_header_gives_the_rule(
+        tmp_path: Path) -> None:
+    po = tmp_path / "plural.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+                  'msgid "{n} round"\nmsgid_plural "{n} rounds"\n'
+                  'msgstr[0] "{n} tour"\nmsgstr[1] "{n} tours"\n\n'
+                  'msgid "{n} half"\nmsgid_plural "{n} halves"\nmsgstr[0] "{n} moitié"\n'
+                  'msgstr[1] ""\n', encoding="utf-8")
+    assert read_po(po) == {"{n} round\x00{n} rounds": "{n} tour\x00{n} tours"}
+    rule = plural_rule(po)
+    assert rule is not None and (rule(0), rule(1), rule(2)) == (0, 0, 1)

@@ -6,7 +6,9 @@ import pytest
 
 from companion.ui import presenter
 from companion.ui.theme import (
+    AA_GRAPHICS,
     AA_NORMAL_TEXT,
+    GRAPHIC_PAIRS,
     TERRAIN_COLOURS,
     TEXT_PAIRS,
     THEMES,
@@ -96,3 +98,9 @@ def test_undo_and_redo_lines_say_what_was_taken_back_in_a_few_words() -> None:
     assert presenter.describe_command({"cmd": "fear_card", "card": "avoid-the-dahan"}) == \
         "Avoid the Dahan turned over"
     assert presenter.undo_line({"type": "fear_generated"}) is None
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_every_chart_colour_stands_out_from_its_panel(theme: str) -> None:
+    colours = THEMES[theme]
+    for graphic, background in GRAPHIC_PAIRS:
+        assert contrast_ratio(colours[graphic], colours[background]) >= AA_GRAPHICS, \
+            (theme, graphic, background)
