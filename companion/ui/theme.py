@@ -31,6 +31,12 @@ THEMES: dict[str, dict[str, str]] = {
         "danger": "#B3261E",
         "danger_text": "#FFFFFF",
         "disabled_text": "#B4BCC4",
+        "healthy": "#2F6B3C",
+        "healthy_text": "#FFFFFF",
+        "still_healthy": "#7A5C12",
+        "still_healthy_text": "#FFFFFF",
+        "blighted": "#5C2B4A",
+        "blighted_text": "#FFFFFF",
     },
     "light": {
         "background": "#F4F1EA",
@@ -46,6 +52,12 @@ THEMES: dict[str, dict[str, str]] = {
         "danger": "#A4231B",
         "danger_text": "#FFFFFF",
         "disabled_text": "#555B63",
+        "healthy": "#CFE6C8",
+        "healthy_text": "#1B1B1B",
+        "still_healthy": "#F0DC9E",
+        "still_healthy_text": "#1B1B1B",
+        "blighted": "#E3C3D6",
+        "blighted_text": "#1B1B1B",
     },
     # Night: dim red on black, so eyes used to a dark room are not dazzled.
     "night": {
@@ -62,6 +74,12 @@ THEMES: dict[str, dict[str, str]] = {
         "danger": "#4A0E0A",
         "danger_text": "#FFB4A6",
         "disabled_text": "#D2705F",
+        "healthy": "#1C0B08",
+        "healthy_text": "#FF8A76",
+        "still_healthy": "#2A120A",
+        "still_healthy_text": "#FF9A80",
+        "blighted": "#3A0C10",
+        "blighted_text": "#FFB4A6",
     },
 }
 
@@ -76,6 +94,9 @@ TEXT_PAIRS = (
     ("accent_text", "accent"),
     ("banner_text", "banner"),
     ("danger_text", "danger"),
+    ("healthy_text", "healthy"),
+    ("still_healthy_text", "still_healthy"),
+    ("blighted_text", "blighted"),
 )
 
 AA_NORMAL_TEXT = 4.5
