@@ -252,8 +252,8 @@ class CardShapes(Widget):
             return
         height = self.height * 0.9
         width = height * 0.7
-        # Side by side while there is room, then fanned: each card shows at least a sliver.
-        step = min(width * 1.15, (self.width - width) / max(count - 1, 1))
+        # Fanned like a held hand: each card shows half of itself, less when there are many.
+        step = min(width * 0.5, (self.width - width) / max(count - 1, 1))
         y = self.center_y - height / 2
         radius = max(2.0, width / 8)
         with self.canvas:
