@@ -55,6 +55,13 @@ BLIGHT_SIDES = {
     "blighted": N_("Blighted Island"),
 }
 
+# The side's name as the blight card's tile says it, short enough for a small tile.
+BLIGHT_SIDE_LABELS = {
+    "healthy": N_("Healthy"),
+    "still_healthy": N_("Still healthy"),
+    "blighted": N_("Blighted"),
+}
+
 RESULT_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
                 "sacrifice": N_("Sacrifice victory")}
 
@@ -129,6 +136,55 @@ class TableView:
     can_reveal: bool
     can_resolve_fear: bool
     rituals: bool
+    glance: Glance
+
+
+@dataclass(frozen=True)
+class StageRun:
+    """Cards of one stage lying together in the invader deck: a label and a count of pips."""
+
+    label: str
+    """"I", "II", "III", or "★" for special cards."""
+    stage: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Glance:
+    """The Invader Board as numbers and shapes, for reading at arm's length."""
+
+    terror_level: int
+    """1-3, 4 = Victory."""
+    terror_numeral: str
+    """"I", "II", "III", or "Victory" in the players' language."""
+    victory_condition: str
+    """The current terror level's condition alone, without "Victory:"."""
+    terror_goal: str
+    """What the fear cards do next: "3 fear cards to terror II", "4 fear cards to victory"."""
+    fear_pool: int
+    fear_pool_size: int
+    fear_generated: int
+    fear_earned: int
+    """Earned fear cards waiting to be resolved."""
+    fear_deck: int
+    blight_on_card: int
+    blight_on_island: int
+    blight_side: str
+    """"healthy", "still_healthy" or "blighted"."""
+    blight_side_label: str
+    """The side in a word or two, in the players' language."""
+    blight_warning: bool
+    """At most one player's worth of blight is left on the card."""
+    deck_count: int
+    deck_runs: tuple[StageRun, ...]
+    """The deck's stages top first, one run per group of equal stages."""
+    discard_count: int
+    fear_details: tuple[str, ...]
+    """The terror, victory, loss and fear sentences behind the numbers."""
+    blight_details: tuple[str, ...]
+    """The blight card's side, name, effect and counts in sentences."""
+    deck_details: tuple[str, ...]
+    """The deck and discard in sentences."""
 
 
 def stage_counts(stages: list[int]) -> str:
@@ -145,6 +201,17 @@ SPIRIT_STEPS = ("growth", "gain_energy", "play_cards")
 def spirit_phase_prompt(translate: Callable[[str], str]) -> str:
     """The whole Spirit phase in one prompt, for tables that take it as one step."""
     return "\n".join(translate(STEP_PROMPTS[step]) for step in SPIRIT_STEPS)
+
+
+def stage_runs(stages: list[int]) -> tuple[StageRun, ...]:
+    """The deck's stages, top first, with equal neighbours counted together."""
+    runs: list[StageRun] = []
+    for stage in stages:
+        if runs and runs[-1].stage == stage:
+            runs[-1] = StageRun(runs[-1].label, stage, runs[-1].count + 1)
+        else:
+            runs.append(StageRun(ROMAN.get(stage, "?") if stage else "★", stage, 1))
+    return tuple(runs)
 
 
 def step_title(state: dict[str, Any]) -> str:
@@ -164,7 +231,7 @@ def next_action(state: dict[str, Any]) -> Action:
     invader, fear, blight = state["invader"], state["fear"], state["blight"]
     if state["phase"] == "over":
         return Action("end", _("Score the game"))
-    if blight.get("awaiting_card") and blight["side"] == "healthy":
+    if blight.get("awaiting_card") and blight.get("side") == "healthy":
         return Action("next_blight_card", _("Name the blight card turned over"))
     if blight.get("awaiting_card"):
         return Action("next_blight_card", _("Name the next blight card"))
@@ -199,45 +266,112 @@ def table_view(state: dict[str, Any]) -> TableView:
         fear_card = named["name"]
     rituals = state.get("scenario") == "rituals-of-terror"
     terror = _("Terror level {level}").format(level=ROMAN.get(terror_level, "IV"))
+    deck = _("Deck: {count} ({stages})").format(count=invader["deck_count"],
+                                                stages=stage_counts(invader["deck_stages"]))
+    discard_line = _("Discard: {count}").format(count=len(discard)) + last
+    fear_pool = _("Fear: {pool} of {size} in the pool, {generated} generated").format(
+        pool=fear["pool"], size=fear["pool_size"], generated=fear["generated"])
+    fear_earned = _("Fear cards: {earned} earned and waiting, {deck} in the deck").format(
+        earned=fear["earned"], deck=fear["deck"])
+    fear_next_level = _next_level(state, rituals)
+    victory = _("Victory: {condition}").format(condition=state["victory_condition"])
+    loss_conditions = tuple(_("Also lose: {condition}").format(condition=item["text"])
+                            for item in state.get("loss_conditions", []))
+    blight_side = _(BLIGHT_SIDES.get(blight["side"], blight["side"]))
+    on_card = _("On the card: {count}").format(count=blight["on_card"])
+    on_island = _("On the island: {count}").format(count=blight["on_island"])
+    glance = Glance(
+        terror_level=terror_level,
+        terror_numeral=ROMAN[terror_level] if terror_level < 4 else _("Victory"),
+        victory_condition=state["victory_condition"],
+        terror_goal=_terror_goal(state, rituals),
+        fear_pool=fear["pool"],
+        fear_pool_size=fear["pool_size"],
+        fear_generated=fear["generated"],
+        fear_earned=fear["earned"],
+        fear_deck=fear["deck"],
+        blight_on_card=blight["on_card"],
+        blight_on_island=blight["on_island"],
+        blight_side=blight["side"],
+        blight_side_label=_(BLIGHT_SIDE_LABELS.get(blight["side"], blight["side"])),
+        blight_warning=blight["on_card"] <= state["players"],
+        deck_count=invader["deck_count"],
+        deck_runs=stage_runs(invader["deck_stages"]),
+        discard_count=len(discard),
+        fear_details=(terror, victory, *loss_conditions, fear_pool, fear_earned,
+                      fear_next_level),
+        blight_details=tuple(filter(None, (blight_side, blight.get("name") or "",
+                                           blight.get("effect") or "", on_card, on_island))),
+        deck_details=(deck, discard_line),
+    )
     return TableView(
         title=step_title(state),
         prompt=state.get("prompt") or "",
         reminders=tuple(item["text"] for item in state.get("reminders", [])),
         slots=slots,
-        deck=_("Deck: {count} ({stages})").format(count=invader["deck_count"],
-                                                  stages=stage_counts(invader["deck_stages"])),
-        discard=_("Discard: {count}").format(count=len(discard)) + last,
-        fear_pool=_("Fear: {pool} of {size} in the pool, {generated} generated").format(
-            pool=fear["pool"], size=fear["pool_size"], generated=fear["generated"]),
-        fear_earned=_("Fear cards: {earned} earned and waiting, {deck} in the deck").format(
-            earned=fear["earned"], deck=fear["deck"]),
-        fear_next_level=_next_level(fear, rituals),
+        deck=deck,
+        discard=discard_line,
+        fear_pool=fear_pool,
+        fear_earned=fear_earned,
+        fear_next_level=fear_next_level,
         terror=terror,
-        victory=_("Victory: {condition}").format(condition=state["victory_condition"]),
-        loss_conditions=tuple(_("Also lose: {condition}").format(condition=item["text"])
-                              for item in state.get("loss_conditions", [])),
-        blight_side=_(BLIGHT_SIDES.get(blight["side"], blight["side"])),
+        victory=victory,
+        loss_conditions=loss_conditions,
+        blight_side=blight_side,
         blight_card=blight.get("name") or "",
-        blight_on_card=_("On the card: {count}").format(count=blight["on_card"]),
-        blight_on_island=_("On the island: {count}").format(count=blight["on_island"]),
+        blight_on_card=on_card,
+        blight_on_island=on_island,
         fear_card=fear_card,
         action=next_action(state),
         physical=state["deck_mode"] == "physical",
         can_reveal=bool(invader["awaiting_reveal"]) and state["deck_mode"] == "physical",
         can_resolve_fear=bool(fear["earned"]) and state["step"] == "fear",
         rituals=rituals,
+        glance=glance,
     )
 
 
-def _next_level(fear: dict[str, Any], rituals: bool) -> str:
+def _fear_wins(state: dict[str, Any]) -> bool:
+    """Earning the last fear card wins (some scenarios take that away)."""
+    detail = state.get("scenario_detail") or {}
+    return bool(detail.get("fear_deck_victory", True))
+
+
+def _next_level(state: dict[str, Any], rituals: bool) -> str:
+    """The sentence for the details: what the next fear cards do."""
+    fear, level = state["fear"], state["terror_level"]
     if rituals:
         return _("Terror rises with each ritual")
+    if level >= 4:
+        return _("Terror has reached Victory")
     left = fear["cards_to_next_terror_level"]
-    if left is None:
-        return _("Last terror level: earn the rest to win")
+    if level == 3:
+        if not _fear_wins(state):
+            return _("Last terror level: the empty fear deck does not win in this scenario")
+        if left == 1:
+            return _("Last terror level: 1 more fear card wins")
+        return _("Last terror level: {count} more fear cards win").format(count=left)
     if left == 1:
         return _("Next terror level in 1 fear card")
     return _("Next terror level in {count} fear cards").format(count=left)
+
+
+def _terror_goal(state: dict[str, Any], rituals: bool) -> str:
+    """The short line beside the fear cards: how many to the next level or to victory."""
+    level, left = state["terror_level"], state["fear"]["cards_to_next_terror_level"]
+    if rituals:
+        return _("Each ritual raises terror")
+    if level >= 4:
+        return ""
+    if level == 3:
+        if not _fear_wins(state):
+            return _("{count} fear cards left").format(count=left)
+        if left == 1:
+            return _("1 fear card to victory")
+        return _("{count} fear cards to victory").format(count=left)
+    if left == 1:
+        return _("1 fear card to terror {level}").format(level=ROMAN[level + 1])
+    return _("{count} fear cards to terror {level}").format(count=left, level=ROMAN[level + 1])
 
 
 # --- announcements -------------------------------------------------------------------------------

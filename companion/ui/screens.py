@@ -13,6 +13,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -37,11 +38,15 @@ from .widgets import (
     NEUTRAL_CARD,
     CardPicker,
     ConfirmPopup,
+    DetailsPopup,
     FearCardPicker,
     GrowLabel,
     InstantPopup,
     ask_then,
 )
+
+BLIGHT_SIDE_KEYS = ("healthy", "still_healthy", "blighted")
+"""The sides the theme has a colour for."""
 
 NONE_CHOICE = N_("None")
 RANDOM_BLIGHT = N_("Random (base game)")
@@ -383,6 +388,41 @@ class TableScreen(Screen):
     """The Spirit phase ran past its limit."""
     view = ObjectProperty(None, allownone=True)
     """The last TableView shown."""
+    glance = NumericProperty(1.0)
+    """How much larger than on the 800x480 panel the board is drawn (its type and shapes)."""
+    figure = NumericProperty(54)
+    """The height of the board's numbers' row: 54 px at 800x480, scaled with `glance`."""
+    label = NumericProperty(15)
+    """The size of the words beside the board's numbers: 15 px at 800x480 and normal text,
+    scaled with `glance`; the largest text sizes grow it only so far (the cards win)."""
+    terror_numeral = StringProperty("")
+    """I, II, III, or Victory."""
+    victory_line = StringProperty("")
+    """The terror level's victory condition."""
+    terror_goal = StringProperty("")
+    """Fear cards to the next terror level, or to victory."""
+    fear_pool_count = NumericProperty(0)
+    """Fear markers left in the pool."""
+    fear_pool_size = NumericProperty(0)
+    """Fear markers the pool holds."""
+    fear_earned_count = NumericProperty(0)
+    """Earned fear cards waiting."""
+    blight_count = NumericProperty(0)
+    """Blight on the blight card."""
+    blight_on_island = NumericProperty(0)
+    """Blight on the island."""
+    blight_side_key = StringProperty("healthy")
+    """The blight card's side: healthy, still_healthy or blighted (it picks the tile's colour)."""
+    blight_side_label = StringProperty("")
+    """The side in a word or two."""
+    blight_warning = BooleanProperty(False)
+    """At most one player's worth of blight is left on the card."""
+    deck_count = NumericProperty(0)
+    """Cards left in the invader deck."""
+    deck_runs = ListProperty([])
+    """The deck's StageRuns, top first."""
+    discard_count = NumericProperty(0)
+    """Cards in the invader discard."""
 
     settle_seconds = 0.5
     """A tap on the big button this soon after the step changed was meant for the step before
@@ -409,6 +449,17 @@ class TableScreen(Screen):
 
     def stop_timer(self) -> None:
         self._ticker.cancel()
+
+    def on_kv_post(self, *_args: Any) -> None:
+        app().bind(text_scale=self.on_size)
+
+    def on_size(self, *_args: Any) -> None:
+        # The panel's own proportions in either orientation: 1280x720 and 720x1280 both 1.5.
+        long_side, short_side = max(self.size), min(self.size)
+        self.glance = max(1.0, min(long_side / dp(800), short_side / dp(480)))
+        self.figure = dp(54) * self.glance
+        text_scale = app().text_scale if app() else 1.0
+        self.label = sp(15) * min(text_scale, 1.2) * self.glance
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh(app().game_state, [])
@@ -506,6 +557,22 @@ class TableScreen(Screen):
         self.victory = "\n".join([view.victory, *view.loss_conditions])
         self.blight_side = "\n".join(filter(None, [view.blight_side, view.blight_card]))
         self.blight_counts = f"{view.blight_on_card}\n{view.blight_on_island}"
+        glance = view.glance
+        self.terror_numeral = glance.terror_numeral
+        self.victory_line = glance.victory_condition
+        self.terror_goal = glance.terror_goal
+        self.fear_pool_count = glance.fear_pool
+        self.fear_pool_size = glance.fear_pool_size
+        self.fear_earned_count = glance.fear_earned
+        self.blight_count = glance.blight_on_card
+        self.blight_on_island = glance.blight_on_island
+        self.blight_side_key = glance.blight_side if glance.blight_side in BLIGHT_SIDE_KEYS \
+            else "healthy"
+        self.blight_side_label = glance.blight_side_label
+        self.blight_warning = glance.blight_warning
+        self.deck_count = glance.deck_count
+        self.deck_runs = list(glance.deck_runs)
+        self.discard_count = glance.discard_count
         self.action_label = view.action.label
         self.physical = view.physical
         self.can_reveal = view.can_reveal
@@ -651,6 +718,17 @@ class TableScreen(Screen):
 
     def open_menu(self) -> None:
         GameMenu().open()
+
+    def show_details(self, panel: str) -> None:
+        """The sentences behind a panel's numbers: "fear", "blight" or "deck"."""
+        if not self.view:
+            return
+        glance = self.view.glance
+        titles = {"fear": _("Terror and fear"), "blight": _("Blight"),
+                  "deck": _("Invader deck")}
+        lines = {"fear": glance.fear_details, "blight": glance.blight_details,
+                 "deck": glance.deck_details}[panel]
+        DetailsPopup(title=titles[panel], text="\n\n".join(lines)).open()
 
 
 BANNER_SHARE = 0.38

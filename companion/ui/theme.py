@@ -35,6 +35,12 @@ THEMES: dict[str, dict[str, str]] = {
         "chart_blight": "#E8866A",
         "chart_terror": "#F2C94C",
         "chart_won": "#5CC98A",
+        "healthy": "#2F6B3C",
+        "healthy_text": "#FFFFFF",
+        "still_healthy": "#7A5C12",
+        "still_healthy_text": "#FFFFFF",
+        "blighted": "#5C2B4A",
+        "blighted_text": "#FFFFFF",
     },
     "light": {
         "background": "#F4F1EA",
@@ -54,6 +60,12 @@ THEMES: dict[str, dict[str, str]] = {
         "chart_blight": "#A4231B",
         "chart_terror": "#8A4B00",
         "chart_won": "#1E6B3F",
+        "healthy": "#CFE6C8",
+        "healthy_text": "#1B1B1B",
+        "still_healthy": "#F0DC9E",
+        "still_healthy_text": "#1B1B1B",
+        "blighted": "#E3C3D6",
+        "blighted_text": "#1B1B1B",
     },
     # Night: dim red on black, so eyes used to a dark room are not dazzled.
     "night": {
@@ -74,6 +86,12 @@ THEMES: dict[str, dict[str, str]] = {
         "chart_blight": "#C0503F",
         "chart_terror": "#FFB4A6",
         "chart_won": "#E8A090",
+        "healthy": "#1C0B08",
+        "healthy_text": "#FF8A76",
+        "still_healthy": "#2A120A",
+        "still_healthy_text": "#FF9A80",
+        "blighted": "#3A0C10",
+        "blighted_text": "#FFB4A6",
     },
 }
 
@@ -88,6 +106,9 @@ TEXT_PAIRS = (
     ("accent_text", "accent"),
     ("banner_text", "banner"),
     ("danger_text", "danger"),
+    ("healthy_text", "healthy"),
+    ("still_healthy_text", "still_healthy"),
+    ("blighted_text", "blighted"),
 )
 
 AA_NORMAL_TEXT = 4.5

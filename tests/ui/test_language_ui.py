@@ -35,17 +35,20 @@ def test_switching_to_german_rewrites_the_table_at_once_and_english_brings_it_ba
         table: Harness) -> None:
     ui = table
     ids = ui.screen.ids
-    english = {key: ids[key].text for key in ("undo", "menu", "fear_one", "terror")}
+    english = {key: ids[key].text
+               for key in ("undo", "menu", "fear_one", "terror_label", "terror_goal",
+                           "blight_side_label")}
     assert english["undo"] == "Undo"
     choose_language(ui, "Deutsch")
     assert i18n.language() == "de"
     german = {key: ids[key].text for key in english}
     assert german["undo"] == i18n.translations("de").gettext("Undo") != "Undo"
-    assert german["terror"].startswith(i18n.translations("de").gettext("Terror level {level}")
-                                       .split("{")[0])
-    assert all(german[key] != english[key] for key in ("undo", "menu", "terror"))
+    assert german["terror_label"] == i18n.translations("de").gettext("Terror level")
+    assert all(german[key] != english[key]
+               for key in ("undo", "menu", "terror_label", "terror_goal", "blight_side_label"))
     view = presenter.table_view(ui.state)  # worked out in German now
-    assert (ids.terror.text, ids.done.text) == (view.terror, view.action.label)
+    assert (ids.terror_goal.text, ids.done.text) == (view.glance.terror_goal,
+                                                      view.action.label)
     choose_language(ui, "English")
     assert {key: ids[key].text for key in english} == english
 

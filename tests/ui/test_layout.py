@@ -20,6 +20,15 @@ from .tour import SIZES, stops, with_text_size
 pytestmark = pytest.mark.ui
 
 MIN_TARGET = 48
+# On the 7-inch 800x480 panel 40 px are 8 mm: the board's key figures are at least that tall
+# (their font size, and the line they draw), 15 px (3 mm) for the words beside them, and an
+# invader card keeps 64 px however large the text. Larger windows scale all three.
+KEY_FIGURE = 40
+BOARD_LABEL = 15
+CARD_HEIGHT = 64
+KEY_FIGURES = ("terror", "fear_pool", "blight_count", "deck")
+BOARD_LABELS = ("terror_label", "fear_label", "fear_pool_size", "terror_goal", "discard",
+                "blight_side_label")
 
 
 def visible_widgets(root: Any) -> Iterator[Any]:
@@ -79,13 +88,44 @@ def layout_problems(ui: Harness) -> list[str]:
     return problems
 
 
+def window_scale(ui: Harness) -> float:
+    """How much larger than the 800x480 panel the window is, in either orientation."""
+    width, height = ui.window.size
+    return max(1.0, min(max(width, height) / 800, min(width, height) / 480))
+
+
+def board_problems(ui: Harness) -> list[str]:
+    """The table's key figures, the words beside them and the invader cards, measured."""
+    ids = ui.screen.ids
+    scale = window_scale(ui)
+    problems = []
+    for name in KEY_FIGURES:
+        figure = ids[name]
+        figure.texture_update()
+        if figure.text.isdigit() or figure.text in ("I", "II", "III"):
+            if figure.font_size < KEY_FIGURE * scale - 0.5:
+                problems.append(f"{name} {figure.text!r} is drawn at {figure.font_size:.0f} px")
+            if figure.texture_size[1] < KEY_FIGURE * scale:
+                problems.append(f"{name} {figure.text!r} is {figure.texture_size[1]} px high")
+    for name in BOARD_LABELS:
+        label = ids[name]
+        if label.text and label.font_size < BOARD_LABEL * scale - 0.5:
+            problems.append(f"{name} {label.text!r} is drawn at {label.font_size:.0f} px")
+    for slot in ("ravage", "build", "explore"):
+        for tile in ids[slot].ids.tiles.children:
+            if tile.ids.chips.height < CARD_HEIGHT * scale - 0.5:
+                problems.append(f"a card on {slot} is {tile.ids.chips.height:.0f} px high")
+    return problems
+
+
 # Every size with the normal text; the largest text on the smallest landscape screen and on the
 # portrait one, where it is hardest to fit (labels may shrink it back where a box is full).
 # German and French run longer than English: the smallest screen in both, the largest text too.
 CASES = [(size, "normal", "English") for size in SIZES] + [
     ("800x480", "largest", "English"), ("720x1280", "largest", "English"),
     ("800x480", "normal", "Deutsch"), ("800x480", "largest", "Deutsch"),
-    ("800x480", "normal", "Français"), ("720x1280", "largest", "Français")]
+    ("800x480", "normal", "Français"), ("720x1280", "largest", "Français"),
+    ("1280x720", "largest", "Deutsch")]
 
 
 @pytest.mark.parametrize(("size", "text_size", "language"), CASES)
@@ -101,6 +141,8 @@ def test_every_screen_fits_its_text_and_targets(size: str, text_size: str, langu
             ui.frames(3)
             seen.append(stop)
             problems = layout_problems(ui)
+            if stop.startswith("table"):
+                problems += board_problems(ui)
             if problems:
                 failures[stop] = problems
     finally:

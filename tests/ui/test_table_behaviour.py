@@ -218,3 +218,37 @@ def test_the_database_opens_after_the_first_frame_and_home_then_offers_the_game(
         assert again.state["step"] == "growth"
     finally:
         again.close()
+
+
+def test_tapping_the_fear_and_blight_panels_shows_their_sentences(ui: Harness) -> None:
+    start(ui, adversary="england", level=3)
+    ui.tap_id("fear")
+    popup = ui.popup()
+    assert popup is not None
+    text = popup.ids.details.text
+    assert text.startswith("Terror level I\n\nVictory: ")
+    assert "Also lose: Proud and Mighty Capital" in text  # the adversary's loss condition
+    assert "Fear: 8 of 8 in the pool, 0 generated" in text
+    ui.tap(popup.ids.close)
+    assert ui.popup() is None
+    ui.tap_id("blight")
+    text = ui.popup().ids.details.text
+    assert "Healthy Island" in text and f"On the card: {ui.state['blight']['on_card']}" in text
+    ui.tap(ui.popup().ids.close)
+    ui.tap_id("deck_panel")
+    assert ui.popup().ids.details.text.startswith("Deck: ")
+    ui.tap(ui.popup().ids.close)
+
+
+def test_the_blight_card_turns_to_the_warning_colour_with_one_player_s_worth_left(
+        ui: Harness) -> None:
+    start(ui)
+    tile = ui.screen.ids.blight_card
+    assert not ui.screen.blight_warning
+    left = ui.state["blight"]["on_card"]
+    assert ui.app.send({"cmd": "blight", "amount": left - 2})
+    ui.frames(2)
+    assert ui.screen.blight_warning and ui.screen.ids.blight_count.text == "2"
+    colours = [instruction.rgba for instruction in tile.canvas.before.children
+               if hasattr(instruction, "rgba")]
+    assert ui.app.colours["danger"] in colours

@@ -35,14 +35,22 @@ def assert_table_shows_state(ui: Harness) -> None:
                         for card in state["invader"][slot] for t in ALL_CARDS[card].terrains
                         or ("-",))
         assert shown == wanted, slot
-    fear = state["fear"]
-    assert f"Fear: {fear['pool']} of {fear['pool_size']} in the pool" in ids.fear_counts.text
-    assert f"{fear['earned']} earned and waiting" in ids.fear_counts.text
-    blight = state["blight"]
-    assert f"On the card: {blight['on_card']}" in ids.blight_text.text
-    assert f"On the island: {blight['on_island']}" in ids.blight_text.text
-    assert ids.terror.text == f"Terror level {presenter.ROMAN[state['terror_level']]}"
-    assert state["victory_condition"] in ids.victory.text
+    fear, blight, invader = state["fear"], state["blight"], state["invader"]
+    assert ids.fear_pool.text == str(fear["pool"])
+    assert ids.fear_pool_size.text == f"of {fear['pool_size']}"
+    assert (ids.fear_track.pool, ids.fear_track.total) == (fear["pool"], fear["pool_size"])
+    assert ids.fear_cards.count == fear["earned"]
+    assert ids.blight_count.text == str(blight["on_card"])
+    assert ids.blight_island.text == str(blight["on_island"])
+    level = state["terror_level"]
+    assert ids.terror.text == (presenter.ROMAN[level] if level < 4 else "Victory")
+    assert ids.victory.text == state["victory_condition"]
+    assert ids.deck.text == str(invader["deck_count"])
+    assert sum(row.count for row in ids.deck_pips.children) == invader["deck_count"]
+    assert ids.discard.text == f"Discard {len(invader['discard'])}"
+    # the sentences stay one tap away
+    assert f"Fear: {fear['pool']} of {fear['pool_size']} in the pool" in table.fear_pool
+    assert f"On the card: {blight['on_card']}" in table.blight_counts
     assert ids.done.text == presenter.next_action(state).label
     assert ids.undo.disabled is not state["can_undo"]
 

@@ -98,9 +98,80 @@ def test_undo_and_redo_lines_say_what_was_taken_back_in_a_few_words() -> None:
     assert presenter.describe_command({"cmd": "fear_card", "card": "avoid-the-dahan"}) == \
         "Avoid the Dahan turned over"
     assert presenter.undo_line({"type": "fear_generated"}) is None
+
+
 @pytest.mark.parametrize("theme", list(THEMES))
 def test_every_chart_colour_stands_out_from_its_panel(theme: str) -> None:
     colours = THEMES[theme]
     for graphic, background in GRAPHIC_PAIRS:
         assert contrast_ratio(colours[graphic], colours[background]) >= AA_GRAPHICS, \
             (theme, graphic, background)
+
+
+def test_the_deck_is_shown_as_runs_of_stage_pips_top_first() -> None:
+    runs = presenter.stage_runs([1, 1, 2, 0, 2, 3, 3])
+    assert [(run.label, run.count) for run in runs] == [
+        ("I", 2), ("II", 1), ("★", 1), ("II", 1), ("III", 2)]
+    assert presenter.stage_runs([]) == ()
+
+
+def test_the_glance_gives_the_board_as_numbers() -> None:
+    table = Table(players=2, seed=3)
+    table.do("next")
+    table.do("fear", amount=3)
+    glance = presenter.table_view(table.state).glance
+    state = table.state
+    assert (glance.terror_level, glance.terror_numeral) == (1, "I")
+    assert glance.victory_condition == state["victory_condition"]
+    assert (glance.fear_pool, glance.fear_pool_size, glance.fear_generated) == (5, 8, 3)
+    assert (glance.fear_earned, glance.fear_deck) == (0, 9)
+    assert glance.terror_goal == "3 fear cards to terror II"
+    assert glance.deck_count == state["invader"]["deck_count"]
+    assert sum(run.count for run in glance.deck_runs) == glance.deck_count
+    assert [run.label for run in glance.deck_runs] == ["I", "II", "III"]
+    assert glance.discard_count == 0
+    assert glance.blight_side == "healthy" and glance.blight_side_label == "Healthy"
+    assert glance.blight_on_card == state["blight"]["on_card"]
+    assert glance.blight_on_island == state["blight"]["on_island"]
+    assert glance.fear_details[:2] == ("Terror level I", f"Victory: {state['victory_condition']}")
+    assert "Fear: 5 of 8 in the pool, 3 generated" in glance.fear_details
+    assert glance.deck_details[0].startswith("Deck: ")
+
+
+def test_the_loss_conditions_wait_behind_the_fear_panel() -> None:
+    table = Table(players=2, adversary="england", level=3, seed=3)
+    details = presenter.table_view(table.state).glance.fear_details
+    assert any(line.startswith("Also lose: Proud and Mighty Capital") for line in details)
+
+
+def test_at_terror_level_three_the_fear_cards_count_down_to_victory() -> None:
+    table = Table(players=2, seed=3)
+    for _ in range(6):  # six fear cards: terror III
+        table.do("fear", amount=8)
+    state = table.state
+    assert state["terror_level"] == 3
+    view = presenter.table_view(state)
+    left = state["fear"]["cards_to_next_terror_level"]
+    assert view.glance.terror_numeral == "III"
+    assert view.glance.terror_goal == f"{left} fear cards to victory"
+    assert view.fear_next_level == f"Last terror level: {left} more fear cards win"
+
+
+def test_the_victory_level_is_named_not_numbered() -> None:
+    table = Table(players=1, seed=3)
+    table.do("next")
+    table.do("fear", amount=4 * 9)
+    state = table.state
+    assert state["terror_level"] == 4
+    glance = presenter.table_view(state).glance
+    assert glance.terror_numeral == "Victory"
+    assert glance.terror_goal == ""
+
+
+def test_blight_warns_when_one_player_s_worth_is_left_on_the_card() -> None:
+    table = Table(players=3, seed=3)
+    on_card = table.state["blight"]["on_card"]
+    assert not presenter.table_view(table.state).glance.blight_warning
+    table.do("blight", amount=on_card - 3)
+    glance = presenter.table_view(table.state).glance
+    assert glance.blight_on_card == 3 and glance.blight_warning
