@@ -150,3 +150,25 @@ def test_every_screen_fits_its_text_and_targets(size: str, text_size: str, langu
     assert {"home", "new-game", "checklist", "table", "end", "history"} <= set(seen)
     assert not failures, "\n".join(f"{stop} at {size}, {text_size} text, {language}: {p}"
                                     for stop, problems in failures.items() for p in problems)
+
+
+@pytest.mark.parametrize("language", ["English", "Deutsch", "Français"])
+@pytest.mark.parametrize("text_size", ["normal", "largest"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_board_reads_at_arm_s_length_at_every_size_language_and_text_size(
+        size: str, text_size: str, language: str, tmp_path: Path) -> None:
+    """The whole matrix for the table alone (the tour above walks every screen in a part of
+    it): the key figures at 8 mm on a 7-inch panel, scaled, and nothing cut."""
+    from .tour import BUSY_GAME, _play_to
+
+    with_text_size(tmp_path, text_size, language)
+    ui = Harness(tmp_path / "games.db", SIZES[size])
+    try:
+        assert ui.app.send({**BUSY_GAME, "deck": "virtual"})
+        ui.app.show("table")
+        _play_to(ui, "ravage", round_number=2, fear_per_round=25)
+        ui.frames(3)
+        problems = layout_problems(ui) + board_problems(ui)
+    finally:
+        ui.close()
+    assert not problems, "\n".join(problems)
