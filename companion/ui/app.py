@@ -6,6 +6,7 @@ disk before it answers, and only then do the screens change, so pulling the plug
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 from collections.abc import Callable
@@ -340,6 +341,10 @@ class CompanionApp(App):
                             self.rules_index]
         if index >= len(steps):
             self._building_ahead = None
+            # Everything built so far lives all evening: keep the garbage collector from
+            # walking it again and again (a full collection took up to 0.17 s in a tap).
+            gc.collect()
+            gc.freeze()
             return
         steps[index]()
         self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(index + 1), 0)
