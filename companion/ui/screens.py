@@ -28,8 +28,6 @@ from kivy.uix.screenmanager import Screen
 
 from .. import i18n
 from ..i18n import N_, _
-from ..model.commands import NewGame, parse_command
-from ..model.game import score, setup_difficulty
 from . import presenter
 from .presenter import ROMAN, TableView
 from .reads import tag_name
@@ -208,6 +206,10 @@ class NewGameScreen(Screen):
             difficulty=self.difficulty())
 
     def difficulty(self) -> int:
+        # The rules engine is imported when a screen first needs it, not before the first frame.
+        from ..model.commands import NewGame, parse_command
+        from ..model.game import setup_difficulty
+
         command = parse_command(self.command())
         assert isinstance(command, NewGame)
         return setup_difficulty(command)
@@ -841,6 +843,8 @@ class EndScreen(Screen):
             else _("Not saved yet"))
 
     def update_score(self, *_args: Any) -> None:
+        from ..model.game import score
+
         game = app().service.session.state
         if game is None or game.outcome is None:
             return
