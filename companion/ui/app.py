@@ -98,7 +98,8 @@ class AppRoot(FloatLayout):
 class CompanionApp(App):
     title = APP_TITLE
     builds_ahead = True
-    """Build the other screens while Home is shown (tests that count frames turn it off)."""
+    """Build the other screens while Home is shown, and tidy memory while the players pause
+    (the tests, many apps in one process, turn it off)."""
     game_state = DictProperty({}, allownone=True)
     """The driver's view of the game (the same JSON a script gets), {} before any game."""
     notice = StringProperty("")
@@ -360,6 +361,8 @@ class CompanionApp(App):
 
     def _collect_later(self) -> None:
         """A few seconds after the last command, when nobody is waiting for the screen."""
+        if not self.builds_ahead:
+            return  # tests: the process outlives many apps, whose widgets must stay collectable
         if self._collecting is not None:
             self._collecting.cancel()
         self._collecting = Clock.schedule_once(self._collect_while_idle, IDLE_COLLECT_S)
