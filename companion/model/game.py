@@ -883,16 +883,19 @@ def _resolve_fear(state: GameState, command: c.ResolveFear, events: Events) -> G
     if command.card is not None:
         state = _name_fear_card(state, command.card, command.force, events)
     fear = state.fear
+    # A card named earlier keeps the level it was turned over at; one resolved without a
+    # name is resolved at the current level. A card has no Victory side: level 3 at most.
+    level = fear.card_level or min(fear.terror_level, 3)
     fear = replace(
         fear,
         earned=fear.earned - 1,
         resolved=fear.resolved + 1,
         resolved_this_round=fear.resolved_this_round + 1,
         card=None,
+        card_level=None,
         seen=fear.seen + ((fear.card,) if fear.card else ()),
     )
-    events.append(e.FearCardResolved(fear.resolved, fear.terror_level, fear.earned,
-                                     state.fear.card))
+    events.append(e.FearCardResolved(fear.resolved, level, fear.earned, state.fear.card))
     return replace(state, fear=fear)
 
 
@@ -909,9 +912,10 @@ def _name_fear_card(state: GameState, card_id: str, force: bool, events: Events)
     if card_id in state.fear.seen and not force:
         raise Refused(Phrase("{name} was already resolved in this game", name=Phrase(card.name)),
                       " (send force: true if it came back into the deck)")
-    level = min(state.terror_level, 3)
+    # Naming the card again (a correction) keeps the level it was turned over at.
+    level = state.fear.card_level or min(state.terror_level, 3)
     events.append(e.FearCardNamed(card_id, card.name, level, card.effect_at(level)))
-    return replace(state, fear=replace(state.fear, card=card_id))
+    return replace(state, fear=replace(state.fear, card=card_id, card_level=level))
 
 
 def _ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
@@ -1068,7 +1072,8 @@ def _correct(state: GameState, command: c.Command, events: Events,
         raise Refused("no earned fear card is waiting")
     if isinstance(command, c.DiscardFearCard):
         state = replace(state, fear=replace(fear, earned=fear.earned - 1,
-                                            discarded=fear.discarded + 1, card=None))
+                                            discarded=fear.discarded + 1, card=None,
+                                            card_level=None))
         return _fear_corrected(state, "discarded", events)
     # A returned or an added card goes onto the top of the fear deck.
     groups = list(fear.groups)
@@ -1077,7 +1082,8 @@ def _correct(state: GameState, command: c.Command, events: Events,
     hidden = tuple((above + 1, stage, card) for above, stage, card in fear.hidden_invaders)
     fear = replace(fear, groups=tuple(groups), hidden_invaders=hidden)
     if isinstance(command, c.ReturnFearCard):
-        state = replace(state, fear=replace(fear, earned=fear.earned - 1, card=None))
+        state = replace(state, fear=replace(fear, earned=fear.earned - 1, card=None,
+                                            card_level=None))
         return _fear_corrected(state, "returned", events)
     return _fear_corrected(replace(state, fear=fear), "added", events)
 

@@ -104,6 +104,9 @@ class FearTrack:
     """False when terror rises only by other means (Rituals of Terror)."""
     card: str | None = None
     """The fear card the players turned over and are resolving now, when they named it."""
+    card_level: int | None = None
+    """The terror level (1-3) `card` was turned over at: it is resolved at that level even if
+    terror rises while it is being resolved."""
     seen: tuple[str, ...] = ()
     """Fear cards named and resolved in this game, in order."""
     resolved_this_round: int = 0

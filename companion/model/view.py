@@ -51,7 +51,8 @@ def state_view(state: GameState, translate: Translate = as_written) -> dict[str,
     if setup.blight_card_hidden and blight.side == "healthy":
         card = None  # still face down: nobody at the table knows it yet
     named = FEAR_CARDS.get(fear.card or "")
-    level = min(state.terror_level, 3)
+    # The card being resolved keeps the level it was turned over at (never past III).
+    level = fear.card_level or min(state.terror_level, 3)
     return {
         "round": state.round,
         "phase": state.phase,
