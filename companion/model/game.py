@@ -486,9 +486,9 @@ def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> Game
     if state.blight.awaiting_card:
         raise Refused("the Still-Healthy Island card has no blight left: draw the next blight "
                       "card and name it (next_blight_card) before going on")
-    if state.fear.earned and (step == "fear"
-                              or state.fear.ritual_at == (state.round, step)):
-        raise Refused(f"{state.fear.earned} earned fear card(s) still wait: resolve each one "
+    waiting = state.fear.earned if step == "fear" else state.fear.ritual_cards
+    if waiting:
+        raise Refused(f"{waiting} earned fear card(s) still wait: resolve each one "
                       "(resolve_fear) before finishing this step")
     adversary = adversary_of(state.setup)
     if step == "escalation":
@@ -864,8 +864,11 @@ def _resolving_allowed(state: GameState) -> str | None:
     """Why earned fear cards cannot be resolved now, or None when they can."""
     scenario = scenario_of(state.setup)
     if scenario and scenario.rituals_of_terror:
-        if state.fear.ritual_at == (state.round, state.step):
+        if state.fear.ritual_cards:
             return None
+        if state.fear.ritual_at == (state.round, state.step) and state.fear.earned:
+            return ("the ritual has resolved every card that waited when it was performed; a "
+                    "card earned since waits for the next ritual")
         return ("in Rituals of Terror, earned fear cards are resolved right after a ritual, in "
                 "the fast or slow power phase")
     if state.step != "fear":
@@ -894,6 +897,7 @@ def _resolve_fear(state: GameState, command: c.ResolveFear, events: Events) -> G
         card=None,
         card_level=None,
         seen=fear.seen + ((fear.card,) if fear.card else ()),
+        ritual_cards=max(fear.ritual_cards - 1, 0),
     )
     events.append(e.FearCardResolved(fear.resolved, level, fear.earned, state.fear.card))
     return replace(state, fear=fear)
@@ -929,8 +933,10 @@ def _ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     events.append(e.TerrorLevelRaised(level, victory_condition(state.setup, level)))
     if level == 4:
         ends.append(_ending(state, "victory", "ritual"))
+    # The ritual resolves the cards waiting now; a card earned later waits for the next one.
     return replace(state, fear=replace(state.fear, terror_level=level,
-                                       ritual_at=(state.round, state.step)))
+                                       ritual_at=(state.round, state.step),
+                                       ritual_cards=state.fear.earned))
 
 
 def _lose_fear(state: GameState, amount: int, events: Events) -> GameState:
@@ -1073,7 +1079,8 @@ def _correct(state: GameState, command: c.Command, events: Events,
     if isinstance(command, c.DiscardFearCard):
         state = replace(state, fear=replace(fear, earned=fear.earned - 1,
                                             discarded=fear.discarded + 1, card=None,
-                                            card_level=None))
+                                            card_level=None,
+                                            ritual_cards=max(fear.ritual_cards - 1, 0)))
         return _fear_corrected(state, "discarded", events)
     # A returned or an added card goes onto the top of the fear deck.
     groups = list(fear.groups)
@@ -1083,7 +1090,8 @@ def _correct(state: GameState, command: c.Command, events: Events,
     fear = replace(fear, groups=tuple(groups), hidden_invaders=hidden)
     if isinstance(command, c.ReturnFearCard):
         state = replace(state, fear=replace(fear, earned=fear.earned - 1, card=None,
-                                            card_level=None))
+                                            card_level=None,
+                                            ritual_cards=max(fear.ritual_cards - 1, 0)))
         return _fear_corrected(state, "returned", events)
     return _fear_corrected(replace(state, fear=fear), "added", events)
 

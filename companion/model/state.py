@@ -112,6 +112,9 @@ class FearTrack:
     resolved_this_round: int = 0
     ritual_at: tuple[int, str] | None = None
     """(round, step) of the last Ritual of Terror: waiting cards are resolved right after it."""
+    ritual_cards: int = 0
+    """Earned cards the last ritual still has to resolve: those waiting when it was performed.
+    A card earned after it waits for the next ritual."""
     hidden_invaders: tuple[tuple[int, int, str | None], ...] = ()
     """(fear cards above it, stage, card) for invader cards hidden in the fear deck."""
 

@@ -275,6 +275,28 @@ def test_a_ritual_raises_the_terror_level_by_one_and_lets_waiting_cards_be_resol
     assert table.state["step"] == step
 
 
+def test_a_ritual_resolves_the_cards_waiting_when_it_is_performed_and_a_later_card_waits(
+) -> None:
+    table = Table(players=2, seed=1, scenario="rituals-of-terror")
+    table.until("fast_powers")
+    table.do("ritual")  # nothing waits: nothing to resolve
+    table.do("fear", amount=8)  # earned after the ritual: it waits for the next one
+    table.do("next")
+    assert table.state["step"] != "fast_powers"
+    assert table.state["fear"]["earned"] == 1
+    table.until("slow_powers")
+    table.refused("resolve_fear")
+    table.do("fear", amount=8)
+    table.do("ritual")  # two cards wait now: this ritual resolves both
+    table.do("resolve_fear")
+    table.do("fear", amount=8)  # a third card, earned between the two resolutions
+    assert "still wait" in table.refused("next")
+    table.do("resolve_fear")
+    assert "next ritual" in table.refused("resolve_fear")
+    table.do("next")
+    assert table.state["fear"]["earned"] == 1 and table.state["fear"]["resolved"] == 2
+
+
 def test_waiting_fear_cards_are_not_resolved_in_a_power_phase_without_a_ritual() -> None:
     table = Table(scenario="rituals-of-terror")
     table.until("fast_powers")
