@@ -42,7 +42,7 @@ from .cards import (
 )
 from .errors import Refused
 from .fear_cards import FEAR_CARDS
-from .scenarios import FEAR_CARDS_IN_BASE_BOX, SCENARIOS, Scenario
+from .scenarios import FEAR_CARDS_IN_BASE_BOX, SCENARIOS, Scenario, larger_surges
 from .state import (
     ESCALATION_STEP,
     OVER_STEP,
@@ -228,6 +228,7 @@ def _setup_from(command: c.NewGame) -> Setup:
         scenario=command.scenario,
         events=command.events,
         event_deck=(command.event_deck or BRANCH_AND_CLAW_EVENT_CARDS) if command.events else 0,
+        scenario_difficulty=command.scenario_difficulty if scenario else None,
     )
 
 
@@ -240,6 +241,8 @@ def _fear_split(command: c.NewGame, level: Level | None,
     if scenario and scenario.unused_fear_cards_under_deck:
         unused = max(0, owned - sum(split))
         return (*split[:-1], split[-1] + unused)
+    if larger_surges(scenario, command.scenario_difficulty):
+        return tuple(size + 1 for size in split)
     return tuple(split)
 
 
@@ -438,7 +441,9 @@ def _reveals_for(state: GameState, phase: str, step: str) -> int:
     if step == "initial_explore":
         return 2
     if step == "explore" and phase != "setup":  # Blitz's extra setup explore is plain
-        return 2 if state.round % 2 == 0 else 0
+        if state.round % 2:
+            return 0
+        return 3 if larger_surges(scenario, state.setup.scenario_difficulty) else 2
     return 1
 
 
@@ -581,13 +586,49 @@ def awaiting_reveal(state: GameState) -> bool:
     track = state.invader
     if track.uncovered:
         return True
-    return state.step in REVEAL_STEPS and track.reveals_due > 0 and bool(track.deck)
+    if not (state.step in REVEAL_STEPS and track.reveals_due > 0):
+        return False
+    return bool(track.deck) or (final_surge(state) and bool(_final_surge_cards(state)[1]))
+
+
+def final_surge(state: GameState) -> bool:
+    """Surges of Colonization: the deck ran out after this step's normal Explore card was
+    turned, so the surge's cards come from elsewhere (the Final Surge) instead of losing."""
+    scenario, track = scenario_of(state.setup), state.invader
+    return bool(scenario and scenario.surges and not track.deck and state.step in REVEAL_STEPS
+                and 0 < track.reveals_due < _reveals_for(state, state.phase, state.step))
+
+
+def _final_surge_cards(state: GameState) -> tuple[str, tuple[str, ...]]:
+    """Where the Final Surge's next card comes from ("box" or "discard") and which cards it
+    can be: the unused Stage III cards first, then the highest-stage cards in the discard."""
+    track = state.invader
+    if state.setup.deck == "virtual":
+        unused = tuple(card for card in track.set_aside
+                       if card and INVADER_CARDS[card].stage == 3)
+    elif None in track.set_aside:  # unseen cards in the box: any Stage III card not seen yet
+        seen = set(_cards_seen(track))
+        unused = tuple(cid for cid, card in INVADER_CARDS.items()
+                       if card.stage == 3 and cid not in seen)
+    else:
+        unused = ()
+    if unused:
+        return "box", unused
+    in_discard = [card for card in track.discard if card in INVADER_CARDS]
+    if not in_discard:
+        return "discard", ()
+    top = max(INVADER_CARDS[card].stage for card in in_discard)
+    return "discard", tuple(card for card in in_discard if INVADER_CARDS[card].stage == top)
 
 
 def expected_stage(state: GameState) -> int:
     """The stage of the card the app waits for (from the fear deck first)."""
     track = state.invader
-    return track.uncovered[0] if track.uncovered else track.deck[0].stage
+    if track.uncovered:
+        return track.uncovered[0]
+    if not track.deck and final_surge(state):
+        return max(INVADER_CARDS[card].stage for card in _final_surge_cards(state)[1])
+    return track.deck[0].stage
 
 
 def _reveal_request(state: GameState) -> str:
@@ -603,6 +644,8 @@ def candidates(state: GameState) -> list[str]:
     track = state.invader
     if not awaiting_reveal(state):
         return []
+    if not track.uncovered and not track.deck:  # the Final Surge
+        return list(_final_surge_cards(state)[1])
     if not track.uncovered and track.deck[0].card:
         return [track.deck[0].card]
     stage = expected_stage(state)
@@ -645,13 +688,23 @@ def _reveal(state: GameState, command: c.Reveal, events: Events,
             raise Refused(problem, " (send force: true if your table plays it that way)")
     if track.uncovered:
         return _place_uncovered(state, command.card, events)
-    state = _turn_card(state, command.card, command.force, events)
+    if not track.deck:
+        state = _turn_surge_card(state, command.card, command.force, events)
+    else:
+        state = _turn_card(state, command.card, command.force, events)
     return _turn_due_cards(state, events, ends)
 
 
 def _reveal_problem(state: GameState, card_id: str) -> Phrase | None:
     """Why `card_id` cannot be the card turned over now (the table may insist), or None."""
     track = state.invader
+    if not track.uncovered and not track.deck:
+        source, cards = _final_surge_cards(state)
+        if card_id in cards:
+            return None
+        return Phrase("Final Surge: the surge card is an unused Stage III card or, when none is "
+                      "left, one of the highest-stage cards in the discard ({cards}), not "
+                      "{card}", cards=", ".join(cards), card=card_id)
     fixed = None if track.uncovered else track.deck[0].card
     if fixed:
         if card_id == fixed:
@@ -676,21 +729,55 @@ def _reveal_problem(state: GameState, card_id: str) -> Phrase | None:
 def _turn_due_cards(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     """Turn over what the step still needs: the app does it for a virtual deck."""
     while state.step in REVEAL_STEPS and state.invader.reveals_due > 0:
-        if not state.invader.deck:
+        if not state.invader.deck and final_surge(state):
+            source, cards = _final_surge_cards(state)
+            if not cards:  # no card anywhere to surge with: the surge does not happen
+                state = replace(state, invader=replace(state.invader, reveals_due=0))
+                break
+            if state.setup.deck != "virtual":
+                break
+            # An unused card in the order it was set aside; from the discard, one at random.
+            pick = random.Random(f"{state.setup.seed}:surge:{len(state.invader.surged)}")
+            card = cards[0] if source == "box" else pick.choice(cards)
+            state = _turn_surge_card(state, card, False, events)
+        elif not state.invader.deck:  # the normal Explore card cannot be turned: time is up
             ends.append(_ending(state, "defeat", "time"))
             break
-        if state.setup.deck != "virtual":
+        elif state.setup.deck != "virtual":
             break
-        state = _turn_card(state, state.invader.deck[0].card or "", False, events)
+        else:
+            state = _turn_card(state, state.invader.deck[0].card or "", False, events)
         if state.step == "escalation":
             break
     return state
 
 
-def _turn_card(state: GameState, card_id: str, forced: bool, events: Events) -> GameState:
-    """Take the top card off the deck and put it where this step sends it."""
+def _turn_surge_card(state: GameState, card_id: str, forced: bool, events: Events) -> GameState:
+    """The Final Surge: a card from the box or the discard goes onto the Explore space."""
     track = state.invader
-    rest = track.deck[1:]
+    source, _ = _final_surge_cards(state)
+    set_aside, discard = list(track.set_aside), list(track.discard)
+    if card_id in discard and (source == "discard" or card_id not in set_aside):
+        discard.remove(card_id)
+    elif card_id in set_aside:
+        set_aside.remove(card_id)
+    elif None in set_aside and card_id not in _cards_seen(track):
+        set_aside.remove(None)  # a physical card nobody had looked at
+    else:
+        raise Refused(Phrase("{card} is neither in the box nor in the discard: the Final Surge "
+                             "cannot take it", card=card_id))
+    state = replace(state, invader=replace(track, set_aside=tuple(set_aside),
+                                           discard=tuple(discard),
+                                           surged=track.surged + (card_id,)))
+    return _turn_card(state, card_id, forced, events, surge=True)
+
+
+def _turn_card(state: GameState, card_id: str, forced: bool, events: Events,
+               surge: bool = False) -> GameState:
+    """Take the top card off the deck (or, for a Final Surge, the card already taken from the
+    box or the discard) and put it where this step sends it."""
+    track = state.invader
+    rest = track.deck if surge else track.deck[1:]
     card = ALL_CARDS[card_id]
     if not card.is_invader_card:
         # A reminder card: its effect happens and the next card is turned for the same step.
@@ -707,7 +794,9 @@ def _turn_card(state: GameState, card_id: str, forced: bool, events: Events) -> 
         slot = "explore"
     events.append(e.InvaderCardRevealed(card_id, card.stage, card.terrains, card.escalation,
                                         len(rest), forced, slot))
-    if len(rest) == 1:
+    if surge:
+        pass  # the deck was empty already and said so
+    elif len(rest) == 1:
         events.append(e.LastInvaderCard())
     elif not rest:
         events.append(e.InvaderDeckEmpty())

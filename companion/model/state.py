@@ -59,6 +59,9 @@ class Setup:
     """Event cards shuffled at setup (Slave Rebellion not counted)."""
     blight_card_hidden: bool = False
     """The blight card was drawn face down (at random): nobody knows it before it flips."""
+    scenario_difficulty: int | None = None
+    """The scenario's difficulty as chosen, for a scenario printed with two (Surges of
+    Colonization's 7 is its Larger Surges variant); None when the printed one was taken."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,9 @@ class InvaderTrack:
     """A flagged card came up this round and its escalation has not happened yet."""
     special_this_step: str | None = None
     """A special card that came up in this step; its effect is shown until the step ends."""
+    surged: tuple[str, ...] = ()
+    """Surges of Colonization's Final Surge: cards taken for a surge once the deck was empty,
+    from the unused Stage III cards or the discard, in the order they were turned."""
 
 
 @dataclass(frozen=True)

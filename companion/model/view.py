@@ -200,6 +200,10 @@ def _prompt(state: GameState) -> Phrase:
         stage = stage_phrase(expected_stage(state))
         if state.invader.uncovered:
             return Phrase(AWAITING_UNCOVERED_PROMPT, stage=stage)
+        if not state.invader.deck:
+            return Phrase("Final Surge: the invader deck is empty. Take an unused Stage III card "
+                          "from the box or, when none is left, one of the highest-stage cards "
+                          "in the discard at random, and tell the app which one it is.")
         return _with_special_card(state, Phrase(AWAITING_REVEAL_PROMPT, stage=stage))
     track = state.invader
     step = state.step

@@ -426,6 +426,89 @@ def test_surges_skip_explore_in_odd_rounds_turn_two_cards_in_even_ones_and_end_i
     assert (outcome["result"], outcome["reason"], outcome["round"]) == ("defeat", "time", 12)
 
 
+def _revealed_by_round(table: Table) -> dict[int, list[dict[str, Any]]]:
+    """Play the game to its end; the invader cards turned over in each round (0: setup)."""
+    revealed: dict[int, list[dict[str, Any]]] = {
+        0: _events(table.game.answers, "invader_card_revealed")}
+    while table.state["outcome"] is None:
+        table.play_on()
+        for event in table.last_events:
+            if event["type"] == "invader_card_revealed":
+                revealed.setdefault(table.state["round"], []).append(event)
+    return revealed
+
+
+def test_surges_final_surge_takes_unused_stage_iii_cards_and_only_the_normal_card_loses(
+) -> None:
+    # Issue 15: Prussia 3's deck runs out in round 10 after the normal Explore card; the surge
+    # card comes from the unused Stage III cards, and time runs out in round 12.
+    table = Table(players=2, seed=163, scenario="surges-of-colonization",
+                  adversary="brandenburg-prussia", level=3)
+    set_aside = table.state["invader"]["set_aside"]
+    revealed = _revealed_by_round(table)
+    last = revealed[10]
+    assert len(last) == 2 and last[0]["deck_left"] == 0
+    assert last[1]["stage"] == 3 and last[1]["card"] not in [
+        event["card"] for cards in revealed.values() for event in cards][:-1]
+    outcome = table.state["outcome"]
+    assert (outcome["result"], outcome["reason"], outcome["round"]) == ("defeat", "time", 12)
+    assert table.state["invader"]["set_aside"] == set_aside - 1
+
+
+def test_larger_surges_add_a_fear_card_to_each_terror_group() -> None:
+    fear = Table(scenario="surges-of-colonization", scenario_difficulty=7).state["fear"]
+    assert (fear["split"], fear["groups"], fear["deck"]) == ([4, 4, 4], [4, 4, 4], 12)
+    against = Table(scenario="surges-of-colonization", scenario_difficulty=7,
+                    adversary="england", level=3).state["fear"]
+    assert against["split"] == [5, 6, 5]
+    plain = Table(scenario="surges-of-colonization").state["fear"]
+    assert plain["split"] == [3, 3, 3]
+
+
+def test_larger_surges_turn_three_explore_cards_in_even_rounds_then_surge_from_box_and_discard(
+) -> None:
+    # The unaltered deck: setup 1+1, then 1+2+2, 2+2+3, 3+3+3; in round 8 the normal card is
+    # the last in the deck, and the two surge cards come from the box (the Stage III card set
+    # aside), then from the discard's Stage III cards. Round 10 has no normal card: time.
+    table = Table(scenario="surges-of-colonization", scenario_difficulty=7, deck="physical")
+    stages = []
+    while table.state["outcome"] is None:
+        state = table.state
+        if state["invader"]["awaiting_reveal"]:
+            if state["round"] == 8 and not state["invader"]["deck_count"]:
+                assert "Final Surge" in state["prompt"]
+                candidates = state["invader"]["candidates"]
+                in_discard = [card for card in candidates if card in state["invader"]["discard"]]
+                assert in_discard == [] if len(stages) == 12 else in_discard == candidates
+                assert all(card.startswith("III-") for card in candidates)
+            stages.append((state["round"], state["invader"]["candidates"][0].split("-")[0]))
+        table.play_on()
+    by_round: dict[int, str] = {}
+    for round_number, numeral in stages:
+        by_round[round_number] = by_round.get(round_number, "") + numeral
+    assert by_round == {0: "II", 2: "IIIII", 4: "IIIIIII", 6: "IIIIIIIII", 8: "IIIIIIIII"}
+    outcome = table.state["outcome"]
+    assert (outcome["result"], outcome["reason"], outcome["round"]) == ("defeat", "time", 10)
+    assert table.state["invader"]["set_aside"] == 2
+
+
+def test_larger_surges_show_their_own_setup_note_and_reminder() -> None:
+    larger = Table(scenario="surges-of-colonization", scenario_difficulty=7)
+    ids = [item["id"] for item in larger.state["setup_checklist"]]
+    assert "surges-of-colonization-larger-surges" in ids
+    assert "surges-of-colonization-explore-pattern" not in ids
+    plain = Table(scenario="surges-of-colonization")
+    ids = [item["id"] for item in plain.state["setup_checklist"]]
+    assert "surges-of-colonization-explore-pattern" in ids
+    assert "surges-of-colonization-larger-surges" not in ids
+    for table, wanted in ((larger, "surges-of-colonization-larger-surge"),
+                          (plain, "surges-of-colonization-surge")):
+        table.until("explore")  # round 1 has none
+        assert table.state["round"] == 2
+        surges = [rule for rule in table.reminder_ids() if rule.endswith("surge")]
+        assert surges == [wanted]
+
+
 # --- scenarios that add a way to lose -----------------------------------------------------------
 
 
