@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from companion.ui import presenter
 from tests.table_player import Table
 
 # The scenario ids of ../shared/data/scenarios.md, in its order.
@@ -346,6 +347,25 @@ def test_in_dahan_insurrection_earning_the_last_fear_card_does_not_end_the_game(
     raised = [event for event in events if event["type"] == "terror_level_raised"]
     assert raised[-1]["terror_level"] == 4
     assert raised[-1]["victory_condition"] == state["victory_condition"]
+
+
+def test_at_the_victory_level_of_dahan_insurrection_fear_cards_are_resolved_at_terror_iii(
+) -> None:
+    # Cards have levels 1-3: the Victory level (4) is never shown or recorded for a card.
+    table = Table(players=1, scenario="dahan-insurrection")
+    table.do("next")
+    table.do("fear", amount=4 * 9)
+    assert table.state["terror_level"] == 4 and table.state["outcome"] is None
+    table.until("fear")
+    prompt = table.state["prompt"]
+    assert "terror level III" in prompt
+    assert "terror level 4" not in prompt and "terror level IV" not in prompt
+    assert table.do("fear_card", card="dahan-raid")[0]["terror_level"] == 3
+    card = table.state["fear"]["card"]
+    assert card["terror_level"] == 3
+    assert presenter.table_view(table.state).fear_card.startswith("Dahan Raid (terror level III)")
+    assert table.do("resolve_fear")[0]["terror_level"] == 3
+    assert table.do("resolve_fear")[0]["terror_level"] == 3  # one resolved without a name
 
 
 def test_dahan_insurrection_lists_its_loss_condition() -> None:
