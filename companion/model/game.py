@@ -498,6 +498,10 @@ def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> Game
     adversary = adversary_of(state.setup)
     if step == "escalation":
         assert adversary is not None
+        if state.invader.more_escalations:  # each flagged card escalates once
+            state = replace(state, invader=replace(
+                state.invader, more_escalations=state.invader.more_escalations - 1))
+            return _start_escalation(state, events)
         if adversary.escalation_timing == "before_explore":
             return _resume_explore(state, events, ends)
         following = ("invader", "advance") if adversary.escalation_timing == "after_explore" \
@@ -802,8 +806,13 @@ def _turn_card(state: GameState, card_id: str, forced: bool, events: Events,
         events.append(e.InvaderDeckEmpty())
     state = replace(state, invader=track)
     adversary = adversary_of(state.setup)
+    # Only an Invader Phase's explore escalates: a flagged card turned at setup does not.
     if card.escalation and adversary and state.step == "explore" and state.phase == "invader":
-        state = replace(state, invader=replace(state.invader, escalation_due=True))
+        track = state.invader
+        if track.escalation_due:  # a second flagged card waiting for a later escalation
+            return replace(state, invader=replace(
+                track, more_escalations=track.more_escalations + 1))
+        state = replace(state, invader=replace(track, escalation_due=True))
         if adversary.escalation_timing == "before_explore":
             state = _start_escalation(state, events)
     return state
@@ -909,7 +918,7 @@ def _take_fear_card(state: GameState, events: Events, ends: list[Ending],
     state = replace(state, fear=replace(fear, hidden_invaders=tuple(hidden)))
     for stage, card in uncovered:
         state = _uncover_invader_card(state, stage, card, events)
-    return _raise_terror(state, events, ends)
+    return _raise_terror(state, events, ends, earned)
 
 
 def _uncover_invader_card(state: GameState, stage: int, card: str | None,
@@ -923,8 +932,10 @@ def _uncover_invader_card(state: GameState, stage: int, card: str | None,
     return replace(state, invader=replace(track, build=track.build + (card,)))
 
 
-def _raise_terror(state: GameState, events: Events, ends: list[Ending]) -> GameState:
-    """Uncovered dividers raise the terror level; a spent deck is the fear victory."""
+def _raise_terror(state: GameState, events: Events, ends: list[Ending],
+                  earned: bool = True) -> GameState:
+    """Uncovered dividers raise the terror level; a spent deck is the fear victory, even when a
+    correction took the last card out: the Victory space under the deck lies open."""
     fear = state.fear
     if not fear.dividers:
         return state
@@ -937,8 +948,10 @@ def _raise_terror(state: GameState, events: Events, ends: list[Ending]) -> GameS
         events.append(e.TerrorLevelRaised(raised, victory_condition(state.setup, raised)))
     if level == 4 and fear.terror_level < 4:
         scenario = scenario_of(state.setup)
-        if scenario is None or scenario.fear_deck_victory:
+        if (scenario is None or scenario.fear_deck_victory) and earned:
             ends.append(_ending(state, "victory", "fear"))
+        elif scenario is None or scenario.fear_deck_victory:
+            ends.append(("victory", "fear", Phrase(FEAR_DECK_EMPTIED).render()))
     return replace(state, fear=replace(fear, terror_level=level))
 
 
@@ -1283,6 +1296,12 @@ ENDINGS = {
     "blight": "The last blight left the blight card: the island is overwhelmed.",
     "spirit_destroyed": "A Spirit has no Presence left on the island.",
 }
+# A correction (remove_fear_card) that takes the last card out earns nothing, but the deck is
+# spent all the same: still the fear victory, told as what it is.
+FEAR_DECK_EMPTIED = ("The fear deck is empty: its last card was taken out by a correction, not "
+                     "earned, but the Victory space lies open and the invaders flee the island.")
+# Other words a recorded ending may have for its reason.
+ENDING_VARIANTS = {"fear": (FEAR_DECK_EMPTIED,)}
 VICTORY_REASONS = ("fear", "ritual")
 SACRIFICE_DECLARED = "One effect both won and lost the game: a sacrifice victory."
 SACRIFICE_BY_ONE_EFFECT = (
@@ -1324,7 +1343,11 @@ def outcome_phrase(state: GameState) -> Phrase:
              for part in parts), "", joined=" "))
     else:
         phrase = ending_phrase(state, outcome.result, outcome.reason)
-    return phrase if phrase.render() == outcome.detail else Phrase(outcome.detail)
+    if phrase.render() == outcome.detail:
+        return phrase
+    variants = (Phrase(text) for text in ENDING_VARIANTS.get(outcome.reason, ()))
+    return next((variant for variant in variants if variant.render() == outcome.detail),
+                Phrase(outcome.detail))
 
 
 def score(state: GameState, dahan: int, blight_on_island: int, bonus: int = 0) -> int:

@@ -84,6 +84,9 @@ class InvaderTrack:
     """Stages of invader cards uncovered in the fear deck that the players still have to name."""
     escalation_due: bool = False
     """A flagged card came up this round and its escalation has not happened yet."""
+    more_escalations: int = 0
+    """Further flagged cards turned in the same explore (Surges of Colonization) whose
+    escalations follow the first one's, one escalation step each."""
     special_this_step: str | None = None
     """A special card that came up in this step; its effect is shown until the step ends."""
     surged: tuple[str, ...] = ()

@@ -529,6 +529,42 @@ def test_larger_surges_show_their_own_setup_note_and_reminder() -> None:
         assert surges == [wanted]
 
 
+@pytest.mark.parametrize("adversary", ["brandenburg-prussia", "sweden", "habsburg-mining"])
+def test_surges_two_flagged_stage_ii_cards_in_one_explore_escalate_once_each(
+    adversary: str,
+) -> None:
+    # Decided: the escalation comes with each flagged card turned over (German rulebook,
+    # "Eskalation"), whatever the adversary's timing: before or after the explore, or after
+    # the advance. Seed 1 turns II-jungle and II-mountain in round 4.
+    table = Table(players=2, seed=1, scenario="surges-of-colonization", adversary=adversary)
+    table.until("explore")
+    start = len(table.game.answers)
+    table.next_round()
+    table.until("explore")
+    table.next_round()
+    assert table.state["round"] == 5
+    rounds = _answers_since(table, start)
+    revealed = [event["card"] for event in _events(rounds, "invader_card_revealed")]
+    assert revealed[-2:] == ["II-jungle", "II-mountain"]
+    escalations = [event for event in _events(rounds, "step_started")
+                   if event["step"] == "escalation" and event["round"] == 4]
+    assert len(escalations) == 2
+
+
+@pytest.mark.parametrize("scenario", ["surges-of-colonization", "blitz"])
+def test_a_flagged_card_turned_during_a_setup_explore_does_not_escalate(scenario: str) -> None:
+    # Decided: escalation belongs to the Invader Phase's Explore step; setup is no Invader
+    # Phase. Prussia 6's deck (3-222-3333) turns a Stage II card in Surges' two-card initial
+    # explore and in Blitz's extra setup explore.
+    table = Table(players=2, seed=1, scenario=scenario, adversary="brandenburg-prussia",
+                  level=6)
+    table.until("growth")
+    setup_cards = [event for event in _events(table.game.answers, "invader_card_revealed")]
+    assert any(event["stage"] == 2 and event["escalation"] for event in setup_cards)
+    assert "escalation" not in table.game.steps_seen()
+    assert table.state["invader"]["escalation_due"] is False
+
+
 # --- scenarios that add a way to lose -----------------------------------------------------------
 
 
