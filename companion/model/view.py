@@ -86,6 +86,7 @@ def state_view(state: GameState, translate: Translate = as_written) -> dict[str,
                 "effect": t(named.effect_at(level)),
             },
             "seen": list(fear.seen),
+            "ritual_cards": fear.ritual_cards,
             "invader_cards_hidden": len(fear.hidden_invaders),
         },
         "invader": {
