@@ -69,7 +69,7 @@ def game_messages() -> set[str]:
              texts.AWAITING_FLIPPED_BLIGHT_CARD_PROMPT,
              texts.AWAITING_REVEAL_PROMPT, texts.AWAITING_UNCOVERED_PROMPT,
              texts.SPECIAL_CARD_PROMPT, texts.AND, "no land", "no card",
-             *game.ENDINGS.values(), game.SACRIFICE_DECLARED,
+             *game.ENDINGS.values(), game.FEAR_DECK_EMPTIED, game.SACRIFICE_DECLARED,
              game.SACRIFICE_BY_ONE_EFFECT, game.TERROR_CONDITION_MET, game.DEFEAT_DECLARED,
              game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
              reminders.VIRTUAL_DECK.text, reminders.CHOSEN_BLIGHT_CARD.text,

@@ -57,15 +57,18 @@ def send(driver: ScriptDriver, game: PlayedGame, command: dict[str, Any]) -> dic
 
 def play_whole_game(new_game: dict[str, Any], fear_per_round: int = 3,
                     blight_every: int = 2, blight_amount: int = 1,
-                    max_commands: int = 3000, driver: ScriptDriver | None = None) -> PlayedGame:
+                    max_commands: int = 3000, driver: ScriptDriver | None = None,
+                    ritual_every: int = 0) -> PlayedGame:
     """Start `new_game` and play it to its end; the caller checks what happened on the way.
 
     Each round the fast powers generate `fear_per_round` fear, and every `blight_every`-th
-    ravage adds `blight_amount` blight. A `driver` may be given (one in another language).
+    ravage adds `blight_amount` blight. In Rituals of Terror the slow powers of every
+    `ritual_every`-th round perform a ritual (0: never). A `driver` may be given (one in
+    another language).
     """
     driver = driver or new_driver()
     game = PlayedGame()
-    table = _Table(fear_per_round, blight_every, blight_amount)
+    table = _Table(fear_per_round, blight_every, blight_amount, ritual_every)
     state = send(driver, game, {"cmd": "new_game", **new_game})["state"]
     while state is not None and state["outcome"] is None and len(game.sent) < max_commands:
         state = send(driver, game, table.next_move(state))["state"]
@@ -73,10 +76,12 @@ def play_whole_game(new_game: dict[str, Any], fear_per_round: int = 3,
 
 
 class _Table:
-    def __init__(self, fear_per_round: int, blight_every: int, blight_amount: int) -> None:
+    def __init__(self, fear_per_round: int, blight_every: int, blight_amount: int,
+                 ritual_every: int = 0) -> None:
         self.fear_per_round = fear_per_round
         self.blight_every = blight_every
         self.blight_amount = blight_amount
+        self.ritual_every = ritual_every
         self.ravages = 0
         self.acted: set[tuple[int, str]] = set()
         """(round, step) where the table already did its one action."""
@@ -97,13 +102,16 @@ class _Table:
         if invader["awaiting_reveal"]:
             return {"cmd": "reveal", "card": invader["candidates"][0]}
         step = state["step"]
-        if step == "fear" and fear["earned"]:
+        if (step == "fear" and fear["earned"]) or fear.get("ritual_cards"):
             if fear["card"] is None:
                 card = next(c for c in FEAR_CARDS if c not in fear["seen"])
                 return {"cmd": "fear_card", "card": card}
             return {"cmd": "resolve_fear"}
         if step == "fast_powers" and self.fear_per_round and self._first_time(state):
             return {"cmd": "fear", "amount": self.fear_per_round}
+        if (step == "slow_powers" and self.ritual_every and state["round"] % self.ritual_every == 0
+                and state["scenario"] == "rituals-of-terror" and self._first_time(state)):
+            return {"cmd": "ritual"}
         if step == "ravage" and self._first_time(state):
             self.ravages += 1
             if self.blight_every and self.ravages % self.blight_every == 0:

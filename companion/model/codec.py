@@ -39,7 +39,7 @@ def state_from_record(record: dict[str, Any]) -> GameState:
     elif version != RECORD_VERSION:
         raise ValueError(f"unknown state record version {version!r}")
     track = _tuples(record["invader"], "ravage", "build", "explore", "discard", "set_aside",
-                    "high_immigration", "removed", "uncovered")
+                    "high_immigration", "removed", "uncovered", "surged")
     track["deck"] = tuple(DeckEntry(stage, card) for stage, card in track["deck"])
     fear = _tuples(record["fear"], "groups", "split", "seen")
     fear["hidden_invaders"] = tuple(tuple(item) for item in fear.get("hidden_invaders", ()))

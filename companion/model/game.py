@@ -42,7 +42,7 @@ from .cards import (
 )
 from .errors import Refused
 from .fear_cards import FEAR_CARDS
-from .scenarios import FEAR_CARDS_IN_BASE_BOX, SCENARIOS, Scenario
+from .scenarios import FEAR_CARDS_IN_BASE_BOX, SCENARIOS, Scenario, larger_surges
 from .state import (
     ESCALATION_STEP,
     OVER_STEP,
@@ -228,6 +228,7 @@ def _setup_from(command: c.NewGame) -> Setup:
         scenario=command.scenario,
         events=command.events,
         event_deck=(command.event_deck or BRANCH_AND_CLAW_EVENT_CARDS) if command.events else 0,
+        scenario_difficulty=command.scenario_difficulty if scenario else None,
     )
 
 
@@ -240,6 +241,8 @@ def _fear_split(command: c.NewGame, level: Level | None,
     if scenario and scenario.unused_fear_cards_under_deck:
         unused = max(0, owned - sum(split))
         return (*split[:-1], split[-1] + unused)
+    if larger_surges(scenario, command.scenario_difficulty):
+        return tuple(size + 1 for size in split)
     return tuple(split)
 
 
@@ -438,7 +441,9 @@ def _reveals_for(state: GameState, phase: str, step: str) -> int:
     if step == "initial_explore":
         return 2
     if step == "explore" and phase != "setup":  # Blitz's extra setup explore is plain
-        return 2 if state.round % 2 == 0 else 0
+        if state.round % 2:
+            return 0
+        return 3 if larger_surges(scenario, state.setup.scenario_difficulty) else 2
     return 1
 
 
@@ -486,13 +491,17 @@ def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> Game
     if state.blight.awaiting_card:
         raise Refused("the Still-Healthy Island card has no blight left: draw the next blight "
                       "card and name it (next_blight_card) before going on")
-    if state.fear.earned and (step == "fear"
-                              or state.fear.ritual_at == (state.round, step)):
-        raise Refused(f"{state.fear.earned} earned fear card(s) still wait: resolve each one "
+    waiting = state.fear.earned if step == "fear" else state.fear.ritual_cards
+    if waiting:
+        raise Refused(f"{waiting} earned fear card(s) still wait: resolve each one "
                       "(resolve_fear) before finishing this step")
     adversary = adversary_of(state.setup)
     if step == "escalation":
         assert adversary is not None
+        if state.invader.more_escalations:  # each flagged card escalates once
+            state = replace(state, invader=replace(
+                state.invader, more_escalations=state.invader.more_escalations - 1))
+            return _start_escalation(state, events)
         if adversary.escalation_timing == "before_explore":
             return _resume_explore(state, events, ends)
         following = ("invader", "advance") if adversary.escalation_timing == "after_explore" \
@@ -581,13 +590,49 @@ def awaiting_reveal(state: GameState) -> bool:
     track = state.invader
     if track.uncovered:
         return True
-    return state.step in REVEAL_STEPS and track.reveals_due > 0 and bool(track.deck)
+    if not (state.step in REVEAL_STEPS and track.reveals_due > 0):
+        return False
+    return bool(track.deck) or (final_surge(state) and bool(_final_surge_cards(state)[1]))
+
+
+def final_surge(state: GameState) -> bool:
+    """Surges of Colonization: the deck ran out after this step's normal Explore card was
+    turned, so the surge's cards come from elsewhere (the Final Surge) instead of losing."""
+    scenario, track = scenario_of(state.setup), state.invader
+    return bool(scenario and scenario.surges and not track.deck and state.step in REVEAL_STEPS
+                and 0 < track.reveals_due < _reveals_for(state, state.phase, state.step))
+
+
+def _final_surge_cards(state: GameState) -> tuple[str, tuple[str, ...]]:
+    """Where the Final Surge's next card comes from ("box" or "discard") and which cards it
+    can be: the unused Stage III cards first, then the highest-stage cards in the discard."""
+    track = state.invader
+    if state.setup.deck == "virtual":
+        unused = tuple(card for card in track.set_aside
+                       if card and INVADER_CARDS[card].stage == 3)
+    elif None in track.set_aside:  # unseen cards in the box: any Stage III card not seen yet
+        seen = set(_cards_seen(track))
+        unused = tuple(cid for cid, card in INVADER_CARDS.items()
+                       if card.stage == 3 and cid not in seen)
+    else:
+        unused = ()
+    if unused:
+        return "box", unused
+    in_discard = [card for card in track.discard if card in INVADER_CARDS]
+    if not in_discard:
+        return "discard", ()
+    top = max(INVADER_CARDS[card].stage for card in in_discard)
+    return "discard", tuple(card for card in in_discard if INVADER_CARDS[card].stage == top)
 
 
 def expected_stage(state: GameState) -> int:
     """The stage of the card the app waits for (from the fear deck first)."""
     track = state.invader
-    return track.uncovered[0] if track.uncovered else track.deck[0].stage
+    if track.uncovered:
+        return track.uncovered[0]
+    if not track.deck and final_surge(state):
+        return max(INVADER_CARDS[card].stage for card in _final_surge_cards(state)[1])
+    return track.deck[0].stage
 
 
 def _reveal_request(state: GameState) -> str:
@@ -603,6 +648,8 @@ def candidates(state: GameState) -> list[str]:
     track = state.invader
     if not awaiting_reveal(state):
         return []
+    if not track.uncovered and not track.deck:  # the Final Surge
+        return list(_final_surge_cards(state)[1])
     if not track.uncovered and track.deck[0].card:
         return [track.deck[0].card]
     stage = expected_stage(state)
@@ -645,13 +692,23 @@ def _reveal(state: GameState, command: c.Reveal, events: Events,
             raise Refused(problem, " (send force: true if your table plays it that way)")
     if track.uncovered:
         return _place_uncovered(state, command.card, events)
-    state = _turn_card(state, command.card, command.force, events)
+    if not track.deck:
+        state = _turn_surge_card(state, command.card, command.force, events)
+    else:
+        state = _turn_card(state, command.card, command.force, events)
     return _turn_due_cards(state, events, ends)
 
 
 def _reveal_problem(state: GameState, card_id: str) -> Phrase | None:
     """Why `card_id` cannot be the card turned over now (the table may insist), or None."""
     track = state.invader
+    if not track.uncovered and not track.deck:
+        source, cards = _final_surge_cards(state)
+        if card_id in cards:
+            return None
+        return Phrase("Final Surge: the surge card is an unused Stage III card or, when none is "
+                      "left, one of the highest-stage cards in the discard ({cards}), not "
+                      "{card}", cards=", ".join(cards), card=card_id)
     fixed = None if track.uncovered else track.deck[0].card
     if fixed:
         if card_id == fixed:
@@ -676,21 +733,55 @@ def _reveal_problem(state: GameState, card_id: str) -> Phrase | None:
 def _turn_due_cards(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     """Turn over what the step still needs: the app does it for a virtual deck."""
     while state.step in REVEAL_STEPS and state.invader.reveals_due > 0:
-        if not state.invader.deck:
+        if not state.invader.deck and final_surge(state):
+            source, cards = _final_surge_cards(state)
+            if not cards:  # no card anywhere to surge with: the surge does not happen
+                state = replace(state, invader=replace(state.invader, reveals_due=0))
+                break
+            if state.setup.deck != "virtual":
+                break
+            # An unused card in the order it was set aside; from the discard, one at random.
+            pick = random.Random(f"{state.setup.seed}:surge:{len(state.invader.surged)}")
+            card = cards[0] if source == "box" else pick.choice(cards)
+            state = _turn_surge_card(state, card, False, events)
+        elif not state.invader.deck:  # the normal Explore card cannot be turned: time is up
             ends.append(_ending(state, "defeat", "time"))
             break
-        if state.setup.deck != "virtual":
+        elif state.setup.deck != "virtual":
             break
-        state = _turn_card(state, state.invader.deck[0].card or "", False, events)
+        else:
+            state = _turn_card(state, state.invader.deck[0].card or "", False, events)
         if state.step == "escalation":
             break
     return state
 
 
-def _turn_card(state: GameState, card_id: str, forced: bool, events: Events) -> GameState:
-    """Take the top card off the deck and put it where this step sends it."""
+def _turn_surge_card(state: GameState, card_id: str, forced: bool, events: Events) -> GameState:
+    """The Final Surge: a card from the box or the discard goes onto the Explore space."""
     track = state.invader
-    rest = track.deck[1:]
+    source, _ = _final_surge_cards(state)
+    set_aside, discard = list(track.set_aside), list(track.discard)
+    if card_id in discard and (source == "discard" or card_id not in set_aside):
+        discard.remove(card_id)
+    elif card_id in set_aside:
+        set_aside.remove(card_id)
+    elif None in set_aside and card_id not in _cards_seen(track):
+        set_aside.remove(None)  # a physical card nobody had looked at
+    else:
+        raise Refused(Phrase("{card} is neither in the box nor in the discard: the Final Surge "
+                             "cannot take it", card=card_id))
+    state = replace(state, invader=replace(track, set_aside=tuple(set_aside),
+                                           discard=tuple(discard),
+                                           surged=track.surged + (card_id,)))
+    return _turn_card(state, card_id, forced, events, surge=True)
+
+
+def _turn_card(state: GameState, card_id: str, forced: bool, events: Events,
+               surge: bool = False) -> GameState:
+    """Take the top card off the deck (or, for a Final Surge, the card already taken from the
+    box or the discard) and put it where this step sends it."""
+    track = state.invader
+    rest = track.deck if surge else track.deck[1:]
     card = ALL_CARDS[card_id]
     if not card.is_invader_card:
         # A reminder card: its effect happens and the next card is turned for the same step.
@@ -707,14 +798,21 @@ def _turn_card(state: GameState, card_id: str, forced: bool, events: Events) -> 
         slot = "explore"
     events.append(e.InvaderCardRevealed(card_id, card.stage, card.terrains, card.escalation,
                                         len(rest), forced, slot))
-    if len(rest) == 1:
+    if surge:
+        pass  # the deck was empty already and said so
+    elif len(rest) == 1:
         events.append(e.LastInvaderCard())
     elif not rest:
         events.append(e.InvaderDeckEmpty())
     state = replace(state, invader=track)
     adversary = adversary_of(state.setup)
+    # Only an Invader Phase's explore escalates: a flagged card turned at setup does not.
     if card.escalation and adversary and state.step == "explore" and state.phase == "invader":
-        state = replace(state, invader=replace(state.invader, escalation_due=True))
+        track = state.invader
+        if track.escalation_due:  # a second flagged card waiting for a later escalation
+            return replace(state, invader=replace(
+                track, more_escalations=track.more_escalations + 1))
+        state = replace(state, invader=replace(track, escalation_due=True))
         if adversary.escalation_timing == "before_explore":
             state = _start_escalation(state, events)
     return state
@@ -820,7 +918,7 @@ def _take_fear_card(state: GameState, events: Events, ends: list[Ending],
     state = replace(state, fear=replace(fear, hidden_invaders=tuple(hidden)))
     for stage, card in uncovered:
         state = _uncover_invader_card(state, stage, card, events)
-    return _raise_terror(state, events, ends)
+    return _raise_terror(state, events, ends, earned)
 
 
 def _uncover_invader_card(state: GameState, stage: int, card: str | None,
@@ -834,8 +932,10 @@ def _uncover_invader_card(state: GameState, stage: int, card: str | None,
     return replace(state, invader=replace(track, build=track.build + (card,)))
 
 
-def _raise_terror(state: GameState, events: Events, ends: list[Ending]) -> GameState:
-    """Uncovered dividers raise the terror level; a spent deck is the fear victory."""
+def _raise_terror(state: GameState, events: Events, ends: list[Ending],
+                  earned: bool = True) -> GameState:
+    """Uncovered dividers raise the terror level; a spent deck is the fear victory, even when a
+    correction took the last card out: the Victory space under the deck lies open."""
     fear = state.fear
     if not fear.dividers:
         return state
@@ -848,8 +948,10 @@ def _raise_terror(state: GameState, events: Events, ends: list[Ending]) -> GameS
         events.append(e.TerrorLevelRaised(raised, victory_condition(state.setup, raised)))
     if level == 4 and fear.terror_level < 4:
         scenario = scenario_of(state.setup)
-        if scenario is None or scenario.fear_deck_victory:
+        if (scenario is None or scenario.fear_deck_victory) and earned:
             ends.append(_ending(state, "victory", "fear"))
+        elif scenario is None or scenario.fear_deck_victory:
+            ends.append(("victory", "fear", Phrase(FEAR_DECK_EMPTIED).render()))
     return replace(state, fear=replace(fear, terror_level=level))
 
 
@@ -864,8 +966,11 @@ def _resolving_allowed(state: GameState) -> str | None:
     """Why earned fear cards cannot be resolved now, or None when they can."""
     scenario = scenario_of(state.setup)
     if scenario and scenario.rituals_of_terror:
-        if state.fear.ritual_at == (state.round, state.step):
+        if state.fear.ritual_cards:
             return None
+        if state.fear.ritual_at == (state.round, state.step) and state.fear.earned:
+            return ("the ritual has resolved every card that waited when it was performed; a "
+                    "card earned since waits for the next ritual")
         return ("in Rituals of Terror, earned fear cards are resolved right after a ritual, in "
                 "the fast or slow power phase")
     if state.step != "fear":
@@ -883,16 +988,20 @@ def _resolve_fear(state: GameState, command: c.ResolveFear, events: Events) -> G
     if command.card is not None:
         state = _name_fear_card(state, command.card, command.force, events)
     fear = state.fear
+    # A card named earlier keeps the level it was turned over at; one resolved without a
+    # name is resolved at the current level. A card has no Victory side: level 3 at most.
+    level = fear.card_level or min(fear.terror_level, 3)
     fear = replace(
         fear,
         earned=fear.earned - 1,
         resolved=fear.resolved + 1,
         resolved_this_round=fear.resolved_this_round + 1,
         card=None,
+        card_level=None,
         seen=fear.seen + ((fear.card,) if fear.card else ()),
+        ritual_cards=max(fear.ritual_cards - 1, 0),
     )
-    events.append(e.FearCardResolved(fear.resolved, fear.terror_level, fear.earned,
-                                     state.fear.card))
+    events.append(e.FearCardResolved(fear.resolved, level, fear.earned, state.fear.card))
     return replace(state, fear=fear)
 
 
@@ -909,9 +1018,10 @@ def _name_fear_card(state: GameState, card_id: str, force: bool, events: Events)
     if card_id in state.fear.seen and not force:
         raise Refused(Phrase("{name} was already resolved in this game", name=Phrase(card.name)),
                       " (send force: true if it came back into the deck)")
-    level = min(state.terror_level, 3)
+    # Naming the card again (a correction) keeps the level it was turned over at.
+    level = state.fear.card_level or min(state.terror_level, 3)
     events.append(e.FearCardNamed(card_id, card.name, level, card.effect_at(level)))
-    return replace(state, fear=replace(state.fear, card=card_id))
+    return replace(state, fear=replace(state.fear, card=card_id, card_level=level))
 
 
 def _ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
@@ -925,8 +1035,10 @@ def _ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     events.append(e.TerrorLevelRaised(level, victory_condition(state.setup, level)))
     if level == 4:
         ends.append(_ending(state, "victory", "ritual"))
+    # The ritual resolves the cards waiting now; a card earned later waits for the next one.
     return replace(state, fear=replace(state.fear, terror_level=level,
-                                       ritual_at=(state.round, state.step)))
+                                       ritual_at=(state.round, state.step),
+                                       ritual_cards=state.fear.earned))
 
 
 def _lose_fear(state: GameState, amount: int, events: Events) -> GameState:
@@ -1068,7 +1180,9 @@ def _correct(state: GameState, command: c.Command, events: Events,
         raise Refused("no earned fear card is waiting")
     if isinstance(command, c.DiscardFearCard):
         state = replace(state, fear=replace(fear, earned=fear.earned - 1,
-                                            discarded=fear.discarded + 1, card=None))
+                                            discarded=fear.discarded + 1, card=None,
+                                            card_level=None,
+                                            ritual_cards=max(fear.ritual_cards - 1, 0)))
         return _fear_corrected(state, "discarded", events)
     # A returned or an added card goes onto the top of the fear deck.
     groups = list(fear.groups)
@@ -1077,7 +1191,9 @@ def _correct(state: GameState, command: c.Command, events: Events,
     hidden = tuple((above + 1, stage, card) for above, stage, card in fear.hidden_invaders)
     fear = replace(fear, groups=tuple(groups), hidden_invaders=hidden)
     if isinstance(command, c.ReturnFearCard):
-        state = replace(state, fear=replace(fear, earned=fear.earned - 1, card=None))
+        state = replace(state, fear=replace(fear, earned=fear.earned - 1, card=None,
+                                            card_level=None,
+                                            ritual_cards=max(fear.ritual_cards - 1, 0)))
         return _fear_corrected(state, "returned", events)
     return _fear_corrected(replace(state, fear=fear), "added", events)
 
@@ -1180,6 +1296,12 @@ ENDINGS = {
     "blight": "The last blight left the blight card: the island is overwhelmed.",
     "spirit_destroyed": "A Spirit has no Presence left on the island.",
 }
+# A correction (remove_fear_card) that takes the last card out earns nothing, but the deck is
+# spent all the same: still the fear victory, told as what it is.
+FEAR_DECK_EMPTIED = ("The fear deck is empty: its last card was taken out by a correction, not "
+                     "earned, but the Victory space lies open and the invaders flee the island.")
+# Other words a recorded ending may have for its reason.
+ENDING_VARIANTS = {"fear": (FEAR_DECK_EMPTIED,)}
 VICTORY_REASONS = ("fear", "ritual")
 SACRIFICE_DECLARED = "One effect both won and lost the game: a sacrifice victory."
 SACRIFICE_BY_ONE_EFFECT = (
@@ -1221,7 +1343,11 @@ def outcome_phrase(state: GameState) -> Phrase:
              for part in parts), "", joined=" "))
     else:
         phrase = ending_phrase(state, outcome.result, outcome.reason)
-    return phrase if phrase.render() == outcome.detail else Phrase(outcome.detail)
+    if phrase.render() == outcome.detail:
+        return phrase
+    variants = (Phrase(text) for text in ENDING_VARIANTS.get(outcome.reason, ()))
+    return next((variant for variant in variants if variant.render() == outcome.detail),
+                Phrase(outcome.detail))
 
 
 def score(state: GameState, dahan: int, blight_on_island: int, bonus: int = 0) -> int:

@@ -26,6 +26,9 @@ CONDITIONS = {
     "no_fear_resolved": "only when no fear card was resolved in this invader phase",
     "odd_round": "only in odd-numbered rounds",
     "even_round": "only in even-numbered rounds",
+    "surge_round": "only in even-numbered rounds of Surges of Colonization at its printed "
+                   "difficulty",
+    "larger_surge_round": "only in even-numbered rounds of the Larger Surges variant",
     "escalation": "only in a round whose explore card carries the escalation flag",
 }
 

@@ -11,8 +11,9 @@ from typing import Any
 
 from .blight_cards import BLIGHT_CARDS
 from .cards import ALL_CARDS
-from .game import cards_in_play
+from .game import cards_in_play, scenario_of
 from .notes import Note, Reminder
+from .scenarios import SCENARIOS, larger_surges
 from .state import GameState, Setup
 from .table_rules import (
     ADVERSARY_REMINDERS,
@@ -46,6 +47,8 @@ DECK_STACKING_NOTES = frozenset({
     "russia-4-accelerated-exploitation", "scotland-2-coastal-lands-card",
     "scotland-4-ambition-of-a-minor-nation",
 })
+SURGES_NOTE = "surges-of-colonization-explore-pattern"
+LARGER_SURGES_NOTE = "surges-of-colonization-larger-surges"
 VIRTUAL_DECK = Note(
     "base-invader-deck",
     "The app deals the Invader deck ({deck_order}) and tells you each card; keep the Invader "
@@ -93,7 +96,10 @@ def setup_checklist(state: GameState,
             notes.extend(note for note in by_level.get(level, ())
                          if setup.deck == "physical" or note.id not in DECK_STACKING_NOTES)
     if setup.scenario is not None:
-        notes.extend(SCENARIO_SETUP.get(setup.scenario, ()))
+        # Surges of Colonization: the note for the variant the table plays, not both.
+        larger = larger_surges(SCENARIOS[setup.scenario], setup.scenario_difficulty)
+        notes.extend(note for note in SCENARIO_SETUP.get(setup.scenario, ())
+                     if note.id != (LARGER_SURGES_NOTE if not larger else SURGES_NOTE))
     values = _values(state)
     if setup.blight_card is not None:
         values["blight_card"] = translate(BLIGHT_CARDS[setup.blight_card].name)
@@ -128,6 +134,9 @@ def _holds(state: GameState, condition: str | None) -> bool:
         return state.round % 2 == 1
     if condition == "even_round":
         return state.round % 2 == 0
+    if condition in ("surge_round", "larger_surge_round"):
+        larger = larger_surges(scenario_of(state.setup), state.setup.scenario_difficulty)
+        return state.round % 2 == 0 and larger == (condition == "larger_surge_round")
     if condition == "escalation":
         return (state.step == "escalation" or track.escalation_due
                 or any(ALL_CARDS[card].escalation for card in track.explore))

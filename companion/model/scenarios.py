@@ -82,5 +82,14 @@ SCENARIOS: dict[str, Scenario] = {s.id: s for s in (
              difficulty_choices=(7,), surges=True),
 )}
 
+# Surges of Colonization played at this difficulty is its Larger Surges variant: one more fear
+# card in each terror group, and one more Explore card in even rounds.
+LARGER_SURGES_DIFFICULTY = 7
+
+
+def larger_surges(scenario: Scenario | None, chosen_difficulty: int | None) -> bool:
+    return bool(scenario and scenario.surges and chosen_difficulty == LARGER_SURGES_DIFFICULTY)
+
+
 # The base game box holds 15 fear cards; Rituals of Terror and Ward the Shores use them all.
 FEAR_CARDS_IN_BASE_BOX = 15

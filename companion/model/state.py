@@ -59,6 +59,9 @@ class Setup:
     """Event cards shuffled at setup (Slave Rebellion not counted)."""
     blight_card_hidden: bool = False
     """The blight card was drawn face down (at random): nobody knows it before it flips."""
+    scenario_difficulty: int | None = None
+    """The scenario's difficulty as chosen, for a scenario printed with two (Surges of
+    Colonization's 7 is its Larger Surges variant); None when the printed one was taken."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +84,14 @@ class InvaderTrack:
     """Stages of invader cards uncovered in the fear deck that the players still have to name."""
     escalation_due: bool = False
     """A flagged card came up this round and its escalation has not happened yet."""
+    more_escalations: int = 0
+    """Further flagged cards turned in the same explore (Surges of Colonization) whose
+    escalations follow the first one's, one escalation step each."""
     special_this_step: str | None = None
     """A special card that came up in this step; its effect is shown until the step ends."""
+    surged: tuple[str, ...] = ()
+    """Surges of Colonization's Final Surge: cards taken for a surge once the deck was empty,
+    from the unused Stage III cards or the discard, in the order they were turned."""
 
 
 @dataclass(frozen=True)
@@ -104,11 +113,17 @@ class FearTrack:
     """False when terror rises only by other means (Rituals of Terror)."""
     card: str | None = None
     """The fear card the players turned over and are resolving now, when they named it."""
+    card_level: int | None = None
+    """The terror level (1-3) `card` was turned over at: it is resolved at that level even if
+    terror rises while it is being resolved."""
     seen: tuple[str, ...] = ()
     """Fear cards named and resolved in this game, in order."""
     resolved_this_round: int = 0
     ritual_at: tuple[int, str] | None = None
     """(round, step) of the last Ritual of Terror: waiting cards are resolved right after it."""
+    ritual_cards: int = 0
+    """Earned cards the last ritual still has to resolve: those waiting when it was performed.
+    A card earned after it waits for the next ritual."""
     hidden_invaders: tuple[tuple[int, int, str | None], ...] = ()
     """(fear cards above it, stage, card) for invader cards hidden in the fear deck."""
 

@@ -427,8 +427,9 @@ SCENARIO_SETUP: dict[str, tuple[Note, ...]] = {
              "The app handles the surges: no Explore card in odd rounds and two in even "
              "rounds. Play it with an adversary, since it needs Escalation."),
         Note("surges-of-colonization-larger-surges",
-             "For the Larger Surges variant, add 1 Fear Card to each Terror group and resolve "
-             "2 extra Explore cards in even rounds."),
+             "Larger Surges: the app handles them, with no Explore card in odd rounds and three "
+             "in even rounds, and one more Fear Card in each Terror group ({fear_split}). Play "
+             "it with an adversary, since it needs Escalation."),
     ),
 }
 
@@ -568,7 +569,12 @@ SCENARIO_REMINDERS: dict[str, tuple[Reminder, ...]] = {
                  "Surge: resolve one extra Explore card. If too few Invader Cards are left, use "
                  "unused Stage III cards, then random top-Stage cards from the discard; you "
                  "lose only when the normal Explore card cannot be turned over.",
-                 ("explore",), when="even_round"),
+                 ("explore",), when="surge_round"),
+        Reminder("surges-of-colonization-larger-surge",
+                 "Larger Surge: resolve two extra Explore cards. When the deck runs short, take "
+                 "unused Stage III cards, then highest-Stage cards from the discard at random; "
+                 "only a normal Explore card that cannot be turned over loses the game.",
+                 ("explore",), when="larger_surge_round"),
         Reminder("surges-of-colonization-explorer-sources",
                  "Explorers count as a source of Invaders for Explore cards.", ("explore",)),
     ),

@@ -51,7 +51,8 @@ def state_view(state: GameState, translate: Translate = as_written) -> dict[str,
     if setup.blight_card_hidden and blight.side == "healthy":
         card = None  # still face down: nobody at the table knows it yet
     named = FEAR_CARDS.get(fear.card or "")
-    level = min(state.terror_level, 3)
+    # The card being resolved keeps the level it was turned over at (never past III).
+    level = fear.card_level or min(state.terror_level, 3)
     return {
         "round": state.round,
         "phase": state.phase,
@@ -85,6 +86,7 @@ def state_view(state: GameState, translate: Translate = as_written) -> dict[str,
                 "effect": t(named.effect_at(level)),
             },
             "seen": list(fear.seen),
+            "ritual_cards": fear.ritual_cards,
             "invader_cards_hidden": len(fear.hidden_invaders),
         },
         "invader": {
@@ -199,6 +201,10 @@ def _prompt(state: GameState) -> Phrase:
         stage = stage_phrase(expected_stage(state))
         if state.invader.uncovered:
             return Phrase(AWAITING_UNCOVERED_PROMPT, stage=stage)
+        if not state.invader.deck:
+            return Phrase("Final Surge: the invader deck is empty. Take an unused Stage III card "
+                          "from the box or, when none is left, one of the highest-stage cards "
+                          "in the discard at random, and tell the app which one it is.")
         return _with_special_card(state, Phrase(AWAITING_REVEAL_PROMPT, stage=stage))
     track = state.invader
     step = state.step

@@ -260,8 +260,10 @@ def table_view(state: dict[str, Any]) -> TableView:
     named = fear.get("card")
     fear_card = ""
     if named and named.get("effect"):
+        # The level the card is resolved at (the model's, never the Victory level).
+        level = named.get("terror_level") or min(terror_level, 3)
         fear_card = _("{name} (terror level {level}): {effect}").format(
-            name=named["name"], level=ROMAN[terror_level], effect=named["effect"])
+            name=named["name"], level=ROMAN[level], effect=named["effect"])
     elif named:
         fear_card = named["name"]
     rituals = state.get("scenario") == "rituals-of-terror"

@@ -105,3 +105,40 @@ def test_undo_redo_and_snapshots_are_exact_in_adversary_games(adversary: str) ->
             session.execute(parse_command({"cmd": "undo"}))
             session.execute(parse_command({"cmd": "redo"}))
             assert session.state == now
+
+
+SCENARIO_GAMES = [
+    # scenario, its difficulty, adversary at level 6 or none
+    (scenario, difficulty, adversary)
+    for scenario, difficulty in (("surges-of-colonization", 2), ("surges-of-colonization", 7),
+                                 ("rituals-of-terror", 3))
+    for adversary in (None, "brandenburg-prussia", "sweden")
+]
+
+
+@pytest.mark.parametrize(("scenario", "difficulty", "adversary"), SCENARIO_GAMES)
+def test_surges_and_rituals_play_to_an_end_at_each_difficulty_with_and_without_an_adversary(
+        scenario: str, difficulty: int, adversary: str | None) -> None:
+    new_game: dict[str, Any] = {"players": 2, "seed": 11, "scenario": scenario}
+    if scenario == "surges-of-colonization":
+        new_game["scenario_difficulty"] = difficulty
+    if adversary:
+        new_game |= {"adversary": adversary, "level": 6}
+    game = play_whole_game(new_game, fear_per_round=4, blight_every=3, ritual_every=2)
+    assert game.refused == []
+    final = game.final
+    outcome = final["outcome"]
+    assert outcome is not None
+    level = ADVERSARIES[adversary].levels[6].difficulty if adversary else 0
+    assert final["difficulty"] == level + difficulty
+    if scenario == "rituals-of-terror":
+        assert len(game.events("ritual_performed")) >= 1
+        assert final["fear"]["resolved"] >= 1 and final["fear"]["dividers"] is False
+        assert outcome["reason"] != "fear"
+    else:
+        explores = [event for event in game.events("step_started")
+                    if event["step"] == "explore"]
+        assert {event["round"] % 2 for event in explores} == {0}
+        if difficulty == 7:
+            assert [size - 1 for size in final["fear"]["split"]] == list(
+                ADVERSARIES[adversary].levels[6].fear_split if adversary else (3, 3, 3))

@@ -317,15 +317,32 @@ def test_removing_the_last_fear_card_of_a_group_raises_the_terror_level() -> Non
 
 
 def test_removing_the_last_card_of_the_fear_deck_is_the_fear_victory() -> None:
+    # Decided: the fear deck lies on the Victory space (German rulebook, setup and "Furcht"):
+    # however its last card leaves, Victory lies open and wins at once. A correction is not an
+    # earned card, and the ending says so.
     t = in_round(1, fear_split=[1, 1, 1])
     t.do("remove_fear_card")
     t.do("remove_fear_card")
     assert t.state["outcome"] is None
     events = corrected(t, "remove_fear_card")
     assert of_type(events, "game_ended")[0]["result"] == "victory"
+    assert of_type(events, "fear_card_earned") == []
     outcome = t.state["outcome"]
     assert (outcome["result"], outcome["reason"]) == ("victory", "fear")
+    assert "correction" in outcome["detail"] and "not earned" in outcome["detail"]
+    assert "was earned" not in outcome["detail"]
     assert t.state["terror_level"] == 4
+    assert (t.state["fear"]["earned"], t.state["fear"]["deck"]) == (0, 0)
+
+
+def test_the_fear_victory_by_a_correction_is_told_in_the_players_language() -> None:
+    driver = new_driver("de")
+    answers = [driver.handle_line(json.dumps(command)) for command in (
+        {"cmd": "new_game", "players": 1, "seed": 1, "fear_split": [1, 0, 0]},
+        {"cmd": "remove_fear_card"})]
+    outcome = answers[-1]["state"]["outcome"]
+    assert outcome["reason"] == "fear"
+    assert "Korrektur" in outcome["detail"]
 
 
 def test_lost_fear_goes_back_to_the_pool() -> None:

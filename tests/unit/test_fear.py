@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from companion.model.errors import Refused
+from companion.model.fear_cards import FEAR_CARDS
 from tests.helpers import advance_to, do, kinds, new_session, next_until, state
+from tests.table_player import Table
 
 
 def test_generated_fear_moves_markers_from_the_pool() -> None:
@@ -116,6 +118,30 @@ def test_each_card_is_resolved_at_the_terror_level_current_when_it_is_resolved()
     next_until(session, "fear")
     resolved = [do(session, "resolve_fear")[0].to_dict()["terror_level"] for _ in range(3)]
     assert resolved == [2, 2, 2]
+
+
+def test_a_fear_card_keeps_the_terror_level_it_is_turned_over_at_while_it_is_resolved(
+) -> None:
+    # Issue 15: Dahan Raid is turned at I; the towns it destroys earn the card that uncovers
+    # the Terror II divider. The card in hand stays at I; the cards still waiting use II.
+    table = Table(players=1, seed=2)
+    table.do("next")
+    table.do("fear", amount=8)
+    table.until("fear")
+    named = table.do("fear_card", card="dahan-raid")
+    assert named[0]["terror_level"] == 1
+    events = table.do("destroy", piece="town", count=4)
+    assert [event["terror_level"] for event in events
+            if event["type"] == "terror_level_raised"] == [2]
+    card = table.state["fear"]["card"]
+    assert (card["id"], card["terror_level"]) == ("dahan-raid", 1)
+    assert card["effect"] == FEAR_CARDS["dahan-raid"].effect_at(1)
+    resolved = table.do("resolve_fear")
+    assert [(event["card"], event["terror_level"]) for event in resolved] == [("dahan-raid", 1)]
+    # The next card is turned over at the new level.
+    assert table.do("fear_card", card="avoid-the-dahan")[0]["terror_level"] == 2
+    assert table.state["fear"]["card"]["terror_level"] == 2
+    assert table.do("resolve_fear")[0]["terror_level"] == 2
 
 
 def test_a_card_earned_during_the_fear_step_is_resolved_in_the_same_step() -> None:

@@ -1,11 +1,13 @@
 """Rules that hold after any sequence of table actions (hypothesis property tests).
 
 Each example starts a random game (1-6 players, beginner or advanced, virtual or physical deck,
-a seed, sometimes an adversary-like deck order or fear split) and plays up to ~150 random
-actions through `GameSession`: next, fear, destroy, blight, heal, resolve_fear, reveal, declare,
-score, undo, redo, effect, a rare new game, and "play on" runs that press Done (resolving fear
-and turning over cards as the table would) so games reach late rounds and their endings.
-Refused commands are part of the game: the properties say what they must (not) do.
+a seed, sometimes an adversary-like deck order or fear split, sometimes Surges of Colonization
+at either difficulty or Rituals of Terror, those with or without Prussia or Sweden) and plays up
+to ~150 random actions through `GameSession`: next, fear, destroy, blight, heal, resolve_fear,
+reveal, declare, score, undo, redo, effect, ritual, a rare new game, and "play on" runs that
+press Done (resolving fear and turning over cards as the table would) so games reach late rounds
+and their endings. Refused commands are part of the game: the properties say what they must
+(not) do.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from companion.model.commands import (
 )
 from companion.model.errors import Refused
 from companion.model.events import BlightCardFlipped, Event, FearCardEarned, Redone, Undone
-from companion.model.game import candidates
+from companion.model.game import awaiting_reveal, candidates, level_of
 from companion.model.session import GameSession
 from companion.model.state import GameState
 from companion.model.view import state_view
@@ -52,6 +54,14 @@ FEAR_PER_PIECE = {"town": 1, "city": 2}
 # an adversary-style order with the Coastal Lands card placed, and uneven fear decks.
 DECK_ORDERS = ("111-2222-33333", "1-2-3", "11-2C2-333", "1122233")
 FEAR_SPLITS = ([3, 3, 3], [1, 1, 1], [0, 2, 1], [4, 5, 3])
+
+# Scenarios that change the fear deck and the explores; None (no scenario) most of the time.
+SCENARIO_CHOICES: tuple[dict[str, Any] | None, ...] = (
+    None, None, None,
+    {"scenario": "surges-of-colonization"},
+    {"scenario": "surges-of-colonization", "scenario_difficulty": 7},
+    {"scenario": "rituals-of-terror"},
+)
 
 SEED_FROM_SHELL = 4242
 """What the session's seed source gives when a new_game names no seed."""
@@ -86,6 +96,14 @@ def new_games(draw: st.DrawFn) -> dict[str, Any]:
         game["deck_order"] = draw(st.sampled_from(DECK_ORDERS))
     if draw(st.integers(0, 3)) == 3:
         game["fear_split"] = draw(st.sampled_from(FEAR_SPLITS))
+    scenario = draw(st.sampled_from(SCENARIO_CHOICES))
+    if scenario is not None:
+        game.update(scenario)
+        if draw(st.booleans()):  # Surges needs an adversary's escalation to be itself
+            game["adversary"] = draw(st.sampled_from(["brandenburg-prussia", "sweden"]))
+            game["level"] = draw(st.integers(0, 6))
+            game.pop("deck_order", None)
+            game.pop("fear_split", None)
     return game
 
 
@@ -118,8 +136,10 @@ def actions(draw: st.DrawFn) -> tuple[Any, ...]:
         return ("cmd", {"cmd": "blight", "amount": draw(st.integers(1, 4))})
     if roll < 660:
         return ("cmd", {"cmd": "heal", "amount": draw(st.integers(1, 3))})
-    if roll < 720:
+    if roll < 705:
         return ("cmd", {"cmd": "resolve_fear"})
+    if roll < 720:
+        return ("cmd", {"cmd": "ritual"})
     if roll < 800:
         # Mostly a card that can legally come up; sometimes any card, sometimes forced.
         how = draw(st.integers(0, 9))
@@ -212,7 +232,7 @@ def _natural(state: GameState) -> Command:
     """What a table that just plays on does next: resolve fear, turn over a card, or Done."""
     if state.is_over:
         return parse_command({"cmd": "score", "dahan": 2 * state.setup.players})
-    if state.step == "fear" and state.fear.earned:
+    if (state.step == "fear" and state.fear.earned) or state.fear.ritual_cards:
         return parse_command({"cmd": "resolve_fear"})
     if state.blight.awaiting_card:  # the table turns the card over and names it
         unused = [card for card in BLIGHT_CARD_IDS if card not in state.blight.earlier_cards]
@@ -227,8 +247,9 @@ def _natural(state: GameState) -> Command:
 
 
 def _awaiting_reveal(state: GameState) -> bool:
+    # The Final Surge (Surges of Colonization) asks for a card when the deck is empty too.
     return (state.setup.deck == "physical" and state.step in ("explore", "initial_explore")
-            and state.invader.reveals_due > 0 and bool(state.invader.deck))
+            and awaiting_reveal(state))
 
 
 def commands_for(action: tuple[Any, ...], session: GameSession) -> Iterator[Command]:
@@ -347,16 +368,20 @@ def test_invader_cards_are_conserved_deck_slots_discard_and_set_aside_always_mak
             forced = True
         track = state.invader
         out = _cards_out(state)
-        assert len(track.deck) + len(out) + len(track.set_aside) == TOTAL_INVADER_CARDS, step
+        # Cards in the box: left out at setup, or removed by the adversary (Prussia 4+).
+        boxed = list(track.set_aside) + list(track.removed)
+        assert len(track.deck) + len(out) + len(boxed) == TOTAL_INVADER_CARDS, step
         order = parse_deck_order(state.setup.deck_order)
         if state.setup.deck == "virtual":
-            every = [entry.card for entry in track.deck] + list(out) + list(track.set_aside)
+            every = [entry.card for entry in track.deck] + list(out) + boxed
             assert Counter(every) == ALL_CARD_IDS, step
         elif forced:
             continue
         else:
             assert len(set(out)) == len(out), f"a card came up twice: {out}"
             assert all(card is None for card in track.set_aside)
+        if track.surged:  # a Final Surge took cards from outside the deck's order
+            continue
         # Cards come up in the order's stages, fixed cards at their places, top of deck next.
         assert len(out) + len(track.deck) == len(order)
         positions = [(INVADER_CARDS[card].stage, card) for card in out] + [
@@ -399,13 +424,22 @@ def test_fear_is_conserved_every_marker_generated_is_on_the_track_or_in_an_earne
         assert 0 <= fear.generated < fear.pool_size
         assert fear.earned >= 0 and fear.resolved >= 0 and fear.deck >= 0
         assert fear.earned + fear.resolved + fear.deck == sum(fear.split)
-        assert fear.pool_size == 4 * state.setup.players
+        assert 0 <= fear.ritual_cards <= fear.earned
+        assert fear.pool_size == _fear_markers(state) * state.setup.players
         if fear.deck > 0:  # once the last card is earned (fear victory) surplus is not kept
             cards_earned = sum(fear.split) - fear.deck
             assert total == fear.pool_size * cards_earned + fear.generated, (total, fear)
-        else:
+        elif fear.dividers:
             assert state.outcome is not None and state.outcome.result in ("victory",
                                                                            "sacrifice")
+        else:  # Rituals of Terror: a spent fear deck does not win
+            assert state.outcome is None or state.outcome.reason != "fear"
+
+
+def _fear_markers(state: GameState) -> int:
+    """Fear markers per player: 4, or what the adversary's level says."""
+    level = level_of(state.setup)
+    return level.fear_markers_per_player if level else 4
 
 
 @PROPERTY_SETTINGS

@@ -65,6 +65,8 @@ def _simple_condition_holds(rule: Reminder, state: dict[str, Any]) -> bool | Non
         return bool(state["round"] % 2 == 1)
     if rule.when == "even_round":
         return bool(state["round"] % 2 == 0)
+    if rule.when in ("surge_round", "larger_surge_round"):  # these games play the printed one
+        return bool(state["round"] % 2 == 0) and rule.when == "surge_round"
     return None
 
 
@@ -109,7 +111,9 @@ def test_the_setup_checklist_lists_base_adversary_levels_and_scenario_in_order_d
     expected += [note.id for lvl in range(level + 1)
                  for note in ADVERSARY_SETUP.get(adversary, {}).get(lvl, ())
                  if note.id not in DECK_STACKING_NOTES]
-    expected += [note.id for note in SCENARIO_SETUP.get(scenario, ())] if scenario else []
+    # Surges of Colonization at its printed difficulty: not the Larger Surges variant's note.
+    expected += [note.id for note in SCENARIO_SETUP.get(scenario, ())
+                 if note.id != "surges-of-colonization-larger-surges"] if scenario else []
     for answer in game.answers:
         state = answer["state"]
         checklist = state["setup_checklist"]

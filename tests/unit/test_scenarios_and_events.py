@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from companion.ui import presenter
 from tests.table_player import Table
 
 # The scenario ids of ../shared/data/scenarios.md, in its order.
@@ -275,6 +276,28 @@ def test_a_ritual_raises_the_terror_level_by_one_and_lets_waiting_cards_be_resol
     assert table.state["step"] == step
 
 
+def test_a_ritual_resolves_the_cards_waiting_when_it_is_performed_and_a_later_card_waits(
+) -> None:
+    table = Table(players=2, seed=1, scenario="rituals-of-terror")
+    table.until("fast_powers")
+    table.do("ritual")  # nothing waits: nothing to resolve
+    table.do("fear", amount=8)  # earned after the ritual: it waits for the next one
+    table.do("next")
+    assert table.state["step"] != "fast_powers"
+    assert table.state["fear"]["earned"] == 1
+    table.until("slow_powers")
+    table.refused("resolve_fear")
+    table.do("fear", amount=8)
+    table.do("ritual")  # two cards wait now: this ritual resolves both
+    table.do("resolve_fear")
+    table.do("fear", amount=8)  # a third card, earned between the two resolutions
+    assert "still wait" in table.refused("next")
+    table.do("resolve_fear")
+    assert "next ritual" in table.refused("resolve_fear")
+    table.do("next")
+    assert table.state["fear"]["earned"] == 1 and table.state["fear"]["resolved"] == 2
+
+
 def test_waiting_fear_cards_are_not_resolved_in_a_power_phase_without_a_ritual() -> None:
     table = Table(scenario="rituals-of-terror")
     table.until("fast_powers")
@@ -324,6 +347,25 @@ def test_in_dahan_insurrection_earning_the_last_fear_card_does_not_end_the_game(
     raised = [event for event in events if event["type"] == "terror_level_raised"]
     assert raised[-1]["terror_level"] == 4
     assert raised[-1]["victory_condition"] == state["victory_condition"]
+
+
+def test_at_the_victory_level_of_dahan_insurrection_fear_cards_are_resolved_at_terror_iii(
+) -> None:
+    # Cards have levels 1-3: the Victory level (4) is never shown or recorded for a card.
+    table = Table(players=1, scenario="dahan-insurrection")
+    table.do("next")
+    table.do("fear", amount=4 * 9)
+    assert table.state["terror_level"] == 4 and table.state["outcome"] is None
+    table.until("fear")
+    prompt = table.state["prompt"]
+    assert "terror level III" in prompt
+    assert "terror level 4" not in prompt and "terror level IV" not in prompt
+    assert table.do("fear_card", card="dahan-raid")[0]["terror_level"] == 3
+    card = table.state["fear"]["card"]
+    assert card["terror_level"] == 3
+    assert presenter.table_view(table.state).fear_card.startswith("Dahan Raid (terror level III)")
+    assert table.do("resolve_fear")[0]["terror_level"] == 3
+    assert table.do("resolve_fear")[0]["terror_level"] == 3  # one resolved without a name
 
 
 def test_dahan_insurrection_lists_its_loss_condition() -> None:
@@ -402,6 +444,125 @@ def test_surges_skip_explore_in_odd_rounds_turn_two_cards_in_even_ones_and_end_i
     assert explored == {2, 4, 6, 8, 10, 12}
     outcome = table.state["outcome"]
     assert (outcome["result"], outcome["reason"], outcome["round"]) == ("defeat", "time", 12)
+
+
+def _revealed_by_round(table: Table) -> dict[int, list[dict[str, Any]]]:
+    """Play the game to its end; the invader cards turned over in each round (0: setup)."""
+    revealed: dict[int, list[dict[str, Any]]] = {
+        0: _events(table.game.answers, "invader_card_revealed")}
+    while table.state["outcome"] is None:
+        table.play_on()
+        for event in table.last_events:
+            if event["type"] == "invader_card_revealed":
+                revealed.setdefault(table.state["round"], []).append(event)
+    return revealed
+
+
+def test_surges_final_surge_takes_unused_stage_iii_cards_and_only_the_normal_card_loses(
+) -> None:
+    # Issue 15: Prussia 3's deck runs out in round 10 after the normal Explore card; the surge
+    # card comes from the unused Stage III cards, and time runs out in round 12.
+    table = Table(players=2, seed=163, scenario="surges-of-colonization",
+                  adversary="brandenburg-prussia", level=3)
+    set_aside = table.state["invader"]["set_aside"]
+    revealed = _revealed_by_round(table)
+    last = revealed[10]
+    assert len(last) == 2 and last[0]["deck_left"] == 0
+    assert last[1]["stage"] == 3 and last[1]["card"] not in [
+        event["card"] for cards in revealed.values() for event in cards][:-1]
+    outcome = table.state["outcome"]
+    assert (outcome["result"], outcome["reason"], outcome["round"]) == ("defeat", "time", 12)
+    assert table.state["invader"]["set_aside"] == set_aside - 1
+
+
+def test_larger_surges_add_a_fear_card_to_each_terror_group() -> None:
+    fear = Table(scenario="surges-of-colonization", scenario_difficulty=7).state["fear"]
+    assert (fear["split"], fear["groups"], fear["deck"]) == ([4, 4, 4], [4, 4, 4], 12)
+    against = Table(scenario="surges-of-colonization", scenario_difficulty=7,
+                    adversary="england", level=3).state["fear"]
+    assert against["split"] == [5, 6, 5]
+    plain = Table(scenario="surges-of-colonization").state["fear"]
+    assert plain["split"] == [3, 3, 3]
+
+
+def test_larger_surges_turn_three_explore_cards_in_even_rounds_then_surge_from_box_and_discard(
+) -> None:
+    # The unaltered deck: setup 1+1, then 1+2+2, 2+2+3, 3+3+3; in round 8 the normal card is
+    # the last in the deck, and the two surge cards come from the box (the Stage III card set
+    # aside), then from the discard's Stage III cards. Round 10 has no normal card: time.
+    table = Table(scenario="surges-of-colonization", scenario_difficulty=7, deck="physical")
+    stages = []
+    while table.state["outcome"] is None:
+        state = table.state
+        if state["invader"]["awaiting_reveal"]:
+            if state["round"] == 8 and not state["invader"]["deck_count"]:
+                assert "Final Surge" in state["prompt"]
+                candidates = state["invader"]["candidates"]
+                in_discard = [card for card in candidates if card in state["invader"]["discard"]]
+                assert in_discard == [] if len(stages) == 12 else in_discard == candidates
+                assert all(card.startswith("III-") for card in candidates)
+            stages.append((state["round"], state["invader"]["candidates"][0].split("-")[0]))
+        table.play_on()
+    by_round: dict[int, str] = {}
+    for round_number, numeral in stages:
+        by_round[round_number] = by_round.get(round_number, "") + numeral
+    assert by_round == {0: "II", 2: "IIIII", 4: "IIIIIII", 6: "IIIIIIIII", 8: "IIIIIIIII"}
+    outcome = table.state["outcome"]
+    assert (outcome["result"], outcome["reason"], outcome["round"]) == ("defeat", "time", 10)
+    assert table.state["invader"]["set_aside"] == 2
+
+
+def test_larger_surges_show_their_own_setup_note_and_reminder() -> None:
+    larger = Table(scenario="surges-of-colonization", scenario_difficulty=7)
+    ids = [item["id"] for item in larger.state["setup_checklist"]]
+    assert "surges-of-colonization-larger-surges" in ids
+    assert "surges-of-colonization-explore-pattern" not in ids
+    plain = Table(scenario="surges-of-colonization")
+    ids = [item["id"] for item in plain.state["setup_checklist"]]
+    assert "surges-of-colonization-explore-pattern" in ids
+    assert "surges-of-colonization-larger-surges" not in ids
+    for table, wanted in ((larger, "surges-of-colonization-larger-surge"),
+                          (plain, "surges-of-colonization-surge")):
+        table.until("explore")  # round 1 has none
+        assert table.state["round"] == 2
+        surges = [rule for rule in table.reminder_ids() if rule.endswith("surge")]
+        assert surges == [wanted]
+
+
+@pytest.mark.parametrize("adversary", ["brandenburg-prussia", "sweden", "habsburg-mining"])
+def test_surges_two_flagged_stage_ii_cards_in_one_explore_escalate_once_each(
+    adversary: str,
+) -> None:
+    # Decided: the escalation comes with each flagged card turned over (German rulebook,
+    # "Eskalation"), whatever the adversary's timing: before or after the explore, or after
+    # the advance. Seed 1 turns II-jungle and II-mountain in round 4.
+    table = Table(players=2, seed=1, scenario="surges-of-colonization", adversary=adversary)
+    table.until("explore")
+    start = len(table.game.answers)
+    table.next_round()
+    table.until("explore")
+    table.next_round()
+    assert table.state["round"] == 5
+    rounds = _answers_since(table, start)
+    revealed = [event["card"] for event in _events(rounds, "invader_card_revealed")]
+    assert revealed[-2:] == ["II-jungle", "II-mountain"]
+    escalations = [event for event in _events(rounds, "step_started")
+                   if event["step"] == "escalation" and event["round"] == 4]
+    assert len(escalations) == 2
+
+
+@pytest.mark.parametrize("scenario", ["surges-of-colonization", "blitz"])
+def test_a_flagged_card_turned_during_a_setup_explore_does_not_escalate(scenario: str) -> None:
+    # Decided: escalation belongs to the Invader Phase's Explore step; setup is no Invader
+    # Phase. Prussia 6's deck (3-222-3333) turns a Stage II card in Surges' two-card initial
+    # explore and in Blitz's extra setup explore.
+    table = Table(players=2, seed=1, scenario=scenario, adversary="brandenburg-prussia",
+                  level=6)
+    table.until("growth")
+    setup_cards = [event for event in _events(table.game.answers, "invader_card_revealed")]
+    assert any(event["stage"] == 2 and event["escalation"] for event in setup_cards)
+    assert "escalation" not in table.game.steps_seen()
+    assert table.state["invader"]["escalation_due"] is False
 
 
 # --- scenarios that add a way to lose -----------------------------------------------------------

@@ -243,7 +243,7 @@ def test_the_conditional_rounds_of_russia_england_and_the_scenarios_are_marked()
     (england_6,) = ADVERSARY_REMINDERS["england"][6]
     assert england_6.when == "no_fear_resolved" and england_6.steps == ("high_immigration",)
     surges = {r.when for r in SCENARIO_REMINDERS["surges-of-colonization"]}
-    assert {"odd_round", "even_round"} <= surges
+    assert {"odd_round", "surge_round", "larger_surge_round"} <= surges
     assert any(r.when == "stage_3" for r in SCENARIO_REMINDERS["ward-the-shores"])
     assert any(r.when == "stage_3" for r in SCENARIO_REMINDERS["second-wave"])
 
