@@ -13,6 +13,7 @@ from .blight_cards import BLIGHT_CARDS
 from .cards import ALL_CARDS
 from .game import cards_in_play
 from .notes import Note, Reminder
+from .scenarios import SCENARIOS
 from .state import GameState, Setup
 from .table_rules import (
     ADVERSARY_REMINDERS,
@@ -36,6 +37,18 @@ EVENT_DECK = Note(
     "base-event-deck",
     "Shuffle the Event deck ({event_deck} cards) face down beside the Invader Board, with room "
     "for its discard. The app tells you when to draw.",
+)
+# Rituals of Terror's fear deck has no dividers: the base game's note would put them in.
+RITUALS_FEAR_DECK = Note(
+    "base-fear-deck",
+    "Shuffle all {fear_cards} Fear Cards together into one face-down fear deck. No Terror Level "
+    "divider goes into it.",
+)
+# Blitz in a beginner game: its extra blight lies on the Invader Board's blight space.
+BLITZ_BEGINNER_BLIGHT = Note(
+    "blitz-extra-blight",
+    "The Blight space holds 1 extra Blight per player in this scenario; the app has already "
+    "counted it.",
 )
 # Notes on building the Invader deck by hand: with the app dealing the deck it follows the
 # adversary's order itself, so these would only contradict its own checklist item.
@@ -84,6 +97,8 @@ def setup_checklist(state: GameState,
             note = CHOSEN_BLIGHT_CARD
         elif note.id == "base-invader-deck" and setup.deck == "virtual":
             note = VIRTUAL_DECK
+        elif note.id == "base-fear-deck" and _rituals_of_terror(setup):
+            note = RITUALS_FEAR_DECK
         notes.append(note)
     if setup.events:
         notes.append(EVENT_DECK)
@@ -93,12 +108,18 @@ def setup_checklist(state: GameState,
             notes.extend(note for note in by_level.get(level, ())
                          if setup.deck == "physical" or note.id not in DECK_STACKING_NOTES)
     if setup.scenario is not None:
-        notes.extend(SCENARIO_SETUP.get(setup.scenario, ()))
+        notes.extend(BLITZ_BEGINNER_BLIGHT if note.id == BLITZ_BEGINNER_BLIGHT.id
+                     and setup.mode == "beginner" else note
+                     for note in SCENARIO_SETUP.get(setup.scenario, ()))
     values = _values(state)
     if setup.blight_card is not None:
         values["blight_card"] = translate(BLIGHT_CARDS[setup.blight_card].name)
     values["event_deck"] = setup.event_deck
     return [_entry(note, values, translate) for note in notes]
+
+
+def _rituals_of_terror(setup: Setup) -> bool:
+    return setup.scenario is not None and SCENARIOS[setup.scenario].rituals_of_terror
 
 
 def _rules_in_play(setup: Setup) -> list[Reminder]:
@@ -128,6 +149,10 @@ def _holds(state: GameState, condition: str | None) -> bool:
         return state.round % 2 == 1
     if condition == "even_round":
         return state.round % 2 == 0
+    if condition == "high_immigration_tile":
+        return track.high_immigration is not None
+    if condition == "blight_card":
+        return state.setup.mode == "advanced"
     if condition == "escalation":
         return (state.step == "escalation" or track.escalation_due
                 or any(ALL_CARDS[card].escalation for card in track.explore))
