@@ -69,6 +69,9 @@ TOTAL_INVADER_CARDS = len(INVADER_CARDS)
 BRANCH_AND_CLAW_EVENT_CARDS = 25
 # France 2+: Slave Rebellion goes (and goes back) under this many event cards.
 SLAVE_REBELLION_DEPTH = 3
+# Setup steps during which added blight comes from the box, not the card: the pieces of setup
+# are put out then. Blitz's extra Build and Explore are invader actions, as in play.
+BOX_BLIGHT_STEPS = ("royal_backing", "initial_explore")
 # Invaders Find the Land to Their Liking: fear markers added per player at terror level 1-3,
 # in halves (level 2 adds one and a half per player, rounded down).
 LIKING_FEAR_HALVES = {1: 2, 2: 3, 3: 4}
@@ -963,7 +966,8 @@ def _add_blight(state: GameState, amount: int, events: Events, ends: list[Ending
     """Take blight from the card (or board space) onto the island, one at a time."""
     before, waiting_before = state.blight.on_island, state.blight.awaiting_card
     later: Events = []
-    if state.phase == "setup":  # blight added during setup comes from the box (official FAQ)
+    if state.phase == "setup" and state.step in BOX_BLIGHT_STEPS:
+        # Blight the table adds while setting up comes from the box (official FAQ).
         state = replace(state, blight=replace(state.blight,
                                               on_island=state.blight.on_island + amount))
         amount = 0

@@ -13,6 +13,8 @@ from companion.model.adversaries import ADVERSARIES
 from companion.model.scenarios import SCENARIOS
 from tests.table_player import PlayedGame, play_whole_game
 
+# Setup steps whose blight comes from the box.
+SETUP_STEPS = ("royal_backing", "initial_explore")
 OWN_TESTS = ("surges-of-colonization", "rituals-of-terror")
 SCENARIO_GAMES = [
     (scenario, difficulty)
@@ -34,7 +36,7 @@ def _check_consistent(game: PlayedGame) -> None:
     first = game.answers[0]["state"]
     cards_total = None
     blight_was: dict[str, Any] | None = None
-    phase_was, round_was = first["phase"], 0
+    step_was, round_was = first["step"], 0
     for answer in game.answers:
         state = answer["state"]
         fear, blight, invader = state["fear"], state["blight"], state["invader"]
@@ -53,17 +55,17 @@ def _check_consistent(game: PlayedGame) -> None:
         assert min(blight["on_card"], blight["on_island"], blight["on_panel"]) >= 0
         if state["outcome"] is None and not blight["awaiting_card"]:
             assert blight["on_card"] > 0
-        # Blight only moves between card, island and panel; it enters from the box at setup
-        # and when a flipped card is refilled.
+        # Blight only moves between card, island and panel; it enters from the box while the
+        # pieces are set out and when a flipped card is refilled.
         total = blight["on_card"] - blight["owed"] + blight["on_island"] + blight["on_panel"]
         if blight_was is not None:
             events = answer.get("events", [])
             refilled = sum(e["refilled"] for e in events if e["type"] == "blight_card_flipped")
             from_box = sum(e["amount"] for e in events
-                           if e["type"] == "blight_added" and phase_was == "setup")
+                           if e["type"] == "blight_added" and step_was in SETUP_STEPS)
             assert total - blight_was["total"] == refilled + from_box, events
         blight_was = {"total": total}
-        phase_was = state["phase"]
+        step_was = state["step"] if state["phase"] == "setup" else ""
 
 
 def _play(new_game: dict[str, Any], **rhythm: int) -> PlayedGame:

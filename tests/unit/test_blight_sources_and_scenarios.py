@@ -20,12 +20,22 @@ def test_blight_added_during_setup_comes_from_the_box_never_from_the_card() -> N
     assert (blight["on_card"], blight["on_island"]) == (5, 3)
 
 
-def test_blight_added_in_blitz_s_setup_actions_comes_from_the_box_too() -> None:
-    table = Table(players=2, scenario="blitz")
-    table.until("build", phase="setup")
+def test_blight_added_before_sweden_s_royal_backing_discard_comes_from_the_box() -> None:
+    table = Table(players=2, adversary="sweden", level=4)
+    assert table.state["step"] == "royal_backing"
     table.do("effect", commands=[{"cmd": "blight", "amount": 2}])
     blight = table.state["blight"]
-    assert (blight["on_card"], blight["on_island"]) == (7, 4)
+    assert (blight["on_card"], blight["on_island"]) == (5, 4)
+
+
+def test_blight_from_blitz_s_extra_setup_build_comes_off_the_card_as_in_play() -> None:
+    """Decided: Blitz's extra Build and Explore are invader actions, not the setting out of
+    pieces the FAQ speaks of."""
+    table = Table(players=2, scenario="blitz")
+    table.until("build", phase="setup")
+    table.do("blight", amount=2)
+    blight = table.state["blight"]
+    assert (blight["on_card"], blight["on_island"]) == (5, 4)
 
 
 def test_once_the_first_round_begins_blight_comes_off_the_card() -> None:
@@ -48,7 +58,7 @@ def test_blitz_takes_its_blight_per_player_off_only_a_card_that_flips_to_blighte
     card: str, side: str, on_card: int,
 ) -> None:
     table = Table(players=2, scenario="blitz", blight_card=card)
-    table.until("growth")
+    table.do("next")  # on to Blitz's extra Build, where blight comes off the card
     assert table.state["blight"]["on_card"] == 7
     table.do("blight", amount=7)
     blight = table.state["blight"]

@@ -527,7 +527,7 @@ def test_blight_only_moves_between_card_and_island_except_when_the_card_flips(
             continue
         refilled = sum(flip.refilled for flip in flips)
         # Blight added during setup comes from the box, not from the card.
-        from_box = added if step.before.phase == "setup" else 0
+        from_box = added if step.before.step in ("royal_backing", "initial_explore") else 0
         # Blight taken while the players name a card is owed by that card: a negative count;
         # France 5+ keeps healed blight on its panel until it all goes back to the card.
         net = blight.on_card - blight.owed + blight.on_panel
