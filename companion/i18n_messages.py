@@ -74,6 +74,7 @@ def game_messages() -> set[str]:
              game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
              reminders.VIRTUAL_DECK.text, reminders.CHOSEN_BLIGHT_CARD.text,
              reminders.EVENT_DECK.text}
+    found |= {reminders.RITUALS_FEAR_DECK.text, reminders.BLITZ_BEGINNER_BLIGHT.text}
     notes: list[Note | Reminder] = [
         *table_rules.BASE_SETUP,
         *(note for levels in table_rules.ADVERSARY_SETUP.values()

@@ -55,3 +55,11 @@ def next_until(session: GameSession, step: str) -> list[Event]:
     while state(session).step != step and not state(session).is_over:
         collected += do(session, "next")
     return collected
+
+
+def playing(**new_game: Any) -> GameSession:
+    """A game (as `new_session`) carried past setup to round 1's first step: blight added
+    during setup comes from the box, in play it comes off the blight card."""
+    session = new_session(**new_game)
+    advance_to(session, "growth")
+    return session

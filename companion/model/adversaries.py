@@ -22,6 +22,13 @@ FEAR_DECK_INVADERS = "fear_deck_invaders"
 """Russia 5+: unused Stage II and III cards wait under fear cards 3 and 7; earned, they build."""
 SLAVE_REBELLION = "slave_rebellion"
 """France 2+: the Slave Rebellion event goes under the top 3 event cards at setup."""
+SLOW_HEALING = "slow_healing"
+"""France 5+: healed blight waits on the adversary panel until 3 per player gather there."""
+PROSPECTING_OUTPOST = "prospecting_outpost"
+"""Sweden 6: each board's land #8 starts with 1 more blight, from the box."""
+
+# France 5+: blight per player that gathers on the adversary panel before it all goes back.
+SLOW_HEALING_PANEL_PER_PLAYER = 3
 
 # Russia 5+: (fear cards above it, stage) for each invader card hidden in the fear deck.
 FEAR_DECK_INVADER_PLACES = ((3, 2), (7, 3))
@@ -107,7 +114,7 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
         "after_explore",
         _levels((1, 2, 3, 5, 6, 7, 8),
                 ((3, 3, 3), (3, 3, 3), (3, 4, 3), (3, 4, 3), (3, 4, 4), (4, 4, 4), (4, 4, 5)),
-                (STANDARD,) * 7, features=((4, ROYAL_BACKING),)),
+                (STANDARD,) * 7, features=((4, ROYAL_BACKING), (6, PROSPECTING_OUTPOST))),
     ),
     Adversary(
         "france", "Kingdom of France (Plantation Colony)", "branch-and-claw",
@@ -117,7 +124,7 @@ ADVERSARIES: dict[str, Adversary] = {a.id: a for a in (
         "terrain; add a blight if it has a town or city, otherwise a town.", "after_explore",
         _levels((2, 3, 5, 7, 8, 9, 10),
                 ((3, 3, 3), (3, 3, 3), (3, 4, 3), (4, 4, 3), (4, 4, 4), (4, 5, 4), (4, 5, 5)),
-                (STANDARD,) * 7, features=((2, SLAVE_REBELLION),)),
+                (STANDARD,) * 7, features=((2, SLAVE_REBELLION), (5, SLOW_HEALING))),
     ),
     Adversary(
         "habsburg-livestock", "Habsburg Monarchy (Livestock Colony)", "jagged-earth",

@@ -238,6 +238,8 @@ class BlightHealed(Event):
     amount: int
     on_card: int
     on_island: int
+    on_panel: int = 0
+    """France 5+: healed blight waiting on the adversary panel."""
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,11 @@ from .adversaries import (
     FEAR_DECK_INVADERS,
     HIGH_IMMIGRATION,
     HIGH_IMMIGRATION_PERMANENT,
+    PROSPECTING_OUTPOST,
     ROYAL_BACKING,
     SLAVE_REBELLION,
+    SLOW_HEALING,
+    SLOW_HEALING_PANEL_PER_PLAYER,
     THEMATIC_MAP_DIFFICULTY,
     Adversary,
     Level,
@@ -66,6 +69,9 @@ TOTAL_INVADER_CARDS = len(INVADER_CARDS)
 BRANCH_AND_CLAW_EVENT_CARDS = 25
 # France 2+: Slave Rebellion goes (and goes back) under this many event cards.
 SLAVE_REBELLION_DEPTH = 3
+# Setup steps during which added blight comes from the box, not the card: the pieces of setup
+# are put out then. Blitz's extra Build and Explore are invader actions, as in play.
+BOX_BLIGHT_STEPS = ("royal_backing", "initial_explore")
 # Invaders Find the Land to Their Liking: fear markers added per player at terror level 1-3,
 # in halves (level 2 adds one and a half per player, rounded down).
 LIKING_FEAR_HALVES = {1: 2, 2: 3, 3: 4}
@@ -125,7 +131,8 @@ def start(command: c.NewGame) -> tuple[GameState, Events]:
         else BEGINNER_BLIGHT_PER_PLAYER
     if scenario:
         per_player += scenario.setup_blight_per_player
-    on_card = per_player * setup.players + SETUP_EXTRA_BLIGHT
+    errata = SETUP_EXTRA_BLIGHT if scenario is None or scenario.setup_errata_blight else 0
+    on_card = per_player * setup.players + errata
 
     hidden: tuple[tuple[int, int, str | None], ...] = ()
     if has_feature(setup, FEAR_DECK_INVADERS):
@@ -219,8 +226,7 @@ def _setup_from(command: c.NewGame) -> Setup:
         deck_order=deck_order,
         fear_split=_fear_split(command, level, scenario),
         blight_card=command.blight_card,
-        # Each base-game island board starts with one blight from the box (not from the card).
-        island_blight=command.players if command.island_blight is None else command.island_blight,
+        island_blight=_island_blight(command, level, scenario),
         difficulty=difficulty,
         adversary=command.adversary,
         level=(command.level or 0) if command.adversary else None,
@@ -230,6 +236,20 @@ def _setup_from(command: c.NewGame) -> Setup:
         event_deck=(command.event_deck or BRANCH_AND_CLAW_EVENT_CARDS) if command.events else 0,
         scenario_difficulty=command.scenario_difficulty if scenario else None,
     )
+
+
+def _island_blight(command: c.NewGame, level: Level | None, scenario: Scenario | None) -> int:
+    """Blight on the island boards at the start, all of it from the box (not from the card)."""
+    if command.island_blight is not None:
+        return command.island_blight
+    # Each base-game island board shows one blight; Second Wave keeps 2 per player instead.
+    per_player = 1
+    if scenario and scenario.island_blight_per_player is not None:
+        per_player = scenario.island_blight_per_player
+    blight = per_player * command.players
+    if level and PROSPECTING_OUTPOST in level.features:  # Sweden 6: 1 more in each land #8
+        blight += command.players
+    return blight
 
 
 def _fear_split(command: c.NewGame, level: Level | None,
@@ -1058,6 +1078,11 @@ def _add_blight(state: GameState, amount: int, events: Events, ends: list[Ending
     """Take blight from the card (or board space) onto the island, one at a time."""
     before, waiting_before = state.blight.on_island, state.blight.awaiting_card
     later: Events = []
+    if state.phase == "setup" and state.step in BOX_BLIGHT_STEPS:
+        # Blight the table adds while setting up comes from the box (official FAQ).
+        state = replace(state, blight=replace(state.blight,
+                                              on_island=state.blight.on_island + amount))
+        amount = 0
     for _ in range(amount):
         blight = state.blight
         if blight.awaiting_card:  # between two cards: the next card pays it back
@@ -1099,7 +1124,9 @@ def _turn_to_back(state: GameState, card_id: str, owed: int, events: Events,
     """Put `card_id` on its back side with its blight per player, less blight already owed."""
     card = BLIGHT_CARDS[card_id]
     scenario = scenario_of(state.setup)
-    per_player = card.blighted_per_player + (scenario.flipped_blight_per_player if scenario else 0)
+    per_player = card.blighted_per_player
+    if scenario and not card.still_healthy:  # a Still-Healthy side is not Blighted Island
+        per_player += scenario.flipped_blight_per_player
     refill = max(per_player, 0) * state.setup.players
     side = "still_healthy" if card.still_healthy else "blighted"
     state = replace(state, blight=replace(
@@ -1149,8 +1176,15 @@ def _heal(state: GameState, amount: int, events: Events) -> GameState:
         raise Refused(f"only {blight.on_island} blight is on the island; "
                       f"{amount} cannot be removed")
     # Removed blight goes back to the card; a flipped card stays flipped.
-    blight = replace(blight, on_card=blight.on_card + amount, on_island=blight.on_island - amount)
-    events.append(e.BlightHealed(amount, blight.on_card, blight.on_island))
+    blight = replace(blight, on_island=blight.on_island - amount)
+    if has_feature(state.setup, SLOW_HEALING):
+        # France 5+: it waits on the adversary panel; once 3 per player are there, all go back.
+        blight = replace(blight, on_panel=blight.on_panel + amount)
+        if blight.on_panel >= SLOW_HEALING_PANEL_PER_PLAYER * state.setup.players:
+            blight = replace(blight, on_card=blight.on_card + blight.on_panel, on_panel=0)
+    else:
+        blight = replace(blight, on_card=blight.on_card + amount)
+    events.append(e.BlightHealed(amount, blight.on_card, blight.on_island, blight.on_panel))
     return replace(state, blight=blight)
 
 

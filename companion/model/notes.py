@@ -30,6 +30,8 @@ CONDITIONS = {
                    "difficulty",
     "larger_surge_round": "only in even-numbered rounds of the Larger Surges variant",
     "escalation": "only in a round whose explore card carries the escalation flag",
+    "high_immigration_tile": "only while the High Immigration tile is on the Invader Board",
+    "blight_card": "only in a game with a blight card (not the beginner's blight space)",
 }
 
 # Values a text may use as {name}; the app fills them in for the game at hand.

@@ -38,6 +38,18 @@ EVENT_DECK = Note(
     "Shuffle the Event deck ({event_deck} cards) face down beside the Invader Board, with room "
     "for its discard. The app tells you when to draw.",
 )
+# Rituals of Terror's fear deck has no dividers: the base game's note would put them in.
+RITUALS_FEAR_DECK = Note(
+    "base-fear-deck",
+    "Shuffle all {fear_cards} Fear Cards together into one face-down fear deck. No Terror Level "
+    "divider goes into it.",
+)
+# Blitz in a beginner game: its extra blight lies on the Invader Board's blight space.
+BLITZ_BEGINNER_BLIGHT = Note(
+    "blitz-extra-blight",
+    "The Blight space holds 1 extra Blight per player in this scenario; the app has already "
+    "counted it.",
+)
 # Notes on building the Invader deck by hand: with the app dealing the deck it follows the
 # adversary's order itself, so these would only contradict its own checklist item.
 DECK_STACKING_NOTES = frozenset({
@@ -87,6 +99,8 @@ def setup_checklist(state: GameState,
             note = CHOSEN_BLIGHT_CARD
         elif note.id == "base-invader-deck" and setup.deck == "virtual":
             note = VIRTUAL_DECK
+        elif note.id == "base-fear-deck" and _rituals_of_terror(setup):
+            note = RITUALS_FEAR_DECK
         notes.append(note)
     if setup.events:
         notes.append(EVENT_DECK)
@@ -98,13 +112,19 @@ def setup_checklist(state: GameState,
     if setup.scenario is not None:
         # Surges of Colonization: the note for the variant the table plays, not both.
         larger = larger_surges(SCENARIOS[setup.scenario], setup.scenario_difficulty)
-        notes.extend(note for note in SCENARIO_SETUP.get(setup.scenario, ())
+        notes.extend(BLITZ_BEGINNER_BLIGHT if note.id == BLITZ_BEGINNER_BLIGHT.id
+                     and setup.mode == "beginner" else note
+                     for note in SCENARIO_SETUP.get(setup.scenario, ())
                      if note.id != (LARGER_SURGES_NOTE if not larger else SURGES_NOTE))
     values = _values(state)
     if setup.blight_card is not None:
         values["blight_card"] = translate(BLIGHT_CARDS[setup.blight_card].name)
     values["event_deck"] = setup.event_deck
     return [_entry(note, values, translate) for note in notes]
+
+
+def _rituals_of_terror(setup: Setup) -> bool:
+    return setup.scenario is not None and SCENARIOS[setup.scenario].rituals_of_terror
 
 
 def _rules_in_play(setup: Setup) -> list[Reminder]:
@@ -137,6 +157,10 @@ def _holds(state: GameState, condition: str | None) -> bool:
     if condition in ("surge_round", "larger_surge_round"):
         larger = larger_surges(scenario_of(state.setup), state.setup.scenario_difficulty)
         return state.round % 2 == 0 and larger == (condition == "larger_surge_round")
+    if condition == "high_immigration_tile":
+        return track.high_immigration is not None
+    if condition == "blight_card":
+        return state.setup.mode == "advanced"
     if condition == "escalation":
         return (state.step == "escalation" or track.escalation_due
                 or any(ALL_CARDS[card].escalation for card in track.explore))

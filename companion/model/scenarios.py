@@ -27,7 +27,12 @@ class Scenario:
     setup_blight_per_player: int = 0
     """Extra blight per player on the blight card at setup."""
     flipped_blight_per_player: int = 0
-    """Change to the blight per player put on a flipped blight card."""
+    """Change to the blight per player put on a card flipped to its Blighted Island side (a
+    Still-Healthy Island side is healthy, so it keeps its printed amount)."""
+    setup_errata_blight: bool = True
+    """False: the blight card starts without the setup errata's extra blight (Second Wave)."""
+    island_blight_per_player: int | None = None
+    """Blight the island starts with per player, from the box, where a scenario says."""
     extra_invader_actions_at_setup: bool = False
     """Blitz: a Build, an Explore and an Advance follow the initial explore."""
     rituals_of_terror: bool = False
@@ -60,14 +65,19 @@ SCENARIOS: dict[str, Scenario] = {s.id: s for s in (
                             "the island.",
              fear_deck_victory=False),
     Scenario("powers-long-forgotten", "Powers Long Forgotten", "branch-and-claw", 1),
-    Scenario("second-wave", "Second Wave", "branch-and-claw", 1, difficulty_choices=(-1,)),
+    # The blight card is reset to 2 per player without the errata's +1 (official FAQ), and 2
+    # per player stay on the island from the first game.
+    Scenario("second-wave", "Second Wave", "branch-and-claw", 1, difficulty_choices=(-1,),
+             setup_errata_blight=False, island_blight_per_player=2),
     Scenario("ward-the-shores", "Ward the Shores", "branch-and-claw", 2,
              victory_conditions={
                  1: "no victory by terror at this level: raise the terror level first",
                  2: "every Coastal land holds a Ward",
                  3: "every Coastal land holds a Ward",
+                 4: "every Coastal land holds a Ward",
              },
-             unused_fear_cards_under_deck=True),
+             # Its victory replaces the fear victory: a spent fear deck does not win.
+             fear_deck_victory=False, unused_fear_cards_under_deck=True),
     Scenario("rituals-of-the-destroying-flame", "Rituals of the Destroying Flame",
              "branch-and-claw", 3),
     Scenario("elemental-invocation", "Elemental Invocation", "jagged-earth", 1),

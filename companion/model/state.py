@@ -169,6 +169,8 @@ class BlightTrack:
     """A Still-Healthy card ran out: the players must name the next blight card."""
     owed: int = 0
     """Blight taken while no card was in place; it comes off the next card."""
+    on_panel: int = 0
+    """France 5+: healed blight waiting on the adversary panel to go back to the card."""
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,8 @@ ADVERSARY_REMINDERS: dict[str, dict[int, tuple[Reminder, ...]]] = {
                      "just as in the normal Build step.", ("high_immigration",)),
             Reminder("england-3-high-immigration-ends",
                      "When a Stage II card would slide onto the High Immigration slot, discard "
-                     "it instead and take the tile out of the game for good.", ("advance",))),
+                     "it instead and take the tile out of the game for good.", ("advance",),
+                     when="high_immigration_tile")),
         4: (Reminder("england-4-high-immigration-stays",
                      "The High Immigration tile stays all game: Stage II and III cards slide "
                      "onto it too, and the Invaders Build there each round.",
@@ -440,7 +441,7 @@ SCENARIO_REMINDERS: dict[str, tuple[Reminder, ...]] = {
                  "instead.", ("play_cards",)),
         Reminder("blitz-blighted-island",
                  "If the Blight Card flips to Blighted Island, put 1 Blight per player fewer on "
-                 "it than it shows.", ("ravage",)),
+                 "it than it shows.", ("ravage",), when="blight_card"),
     ),
     "guard-the-isles-heart": (
         Reminder("guard-the-isles-heart-inner-lands-held",

@@ -7,12 +7,12 @@ import json
 import pytest
 
 from companion.model.codec import state_from_record, state_to_record
-from tests.helpers import advance_to, do, new_session, state
+from tests.helpers import advance_to, do, new_session, playing, state
 
 
 @pytest.mark.parametrize("deck", ["virtual", "physical"])
 def test_a_state_written_as_json_reads_back_equal(deck: str) -> None:
-    session = new_session(players=3, deck=deck, seed=4)
+    session = playing(players=3, deck=deck, seed=4)
     do(session, "fear", amount=13)
     do(session, "blight", amount=8)
     if deck == "physical":  # the card drawn face down flipped: the players say which it is

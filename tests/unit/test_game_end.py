@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.model.errors import Refused
-from tests.helpers import do, kinds, new_session, next_until, state
+from tests.helpers import do, kinds, new_session, next_until, playing, state
 
 
 def test_players_declare_victory_when_the_terror_level_condition_is_met() -> None:
@@ -28,7 +28,7 @@ def test_players_declare_defeat_when_a_spirit_is_destroyed() -> None:
 
 
 def test_a_win_and_a_loss_from_one_effect_is_a_sacrifice_victory() -> None:
-    session = new_session(players=1, blight_card="downward-spiral", island_blight=0)
+    session = playing(players=1, blight_card="downward-spiral", island_blight=0)
     do(session, "fear", amount=32)
     do(session, "blight", amount=3)
     do(session, "blight", amount=4)  # one blight left on the blighted side

@@ -2,12 +2,12 @@
 
 Each example starts a random game (1-6 players, beginner or advanced, virtual or physical deck,
 a seed, sometimes an adversary-like deck order or fear split, sometimes Surges of Colonization
-at either difficulty or Rituals of Terror, those with or without Prussia or Sweden) and plays up
-to ~150 random actions through `GameSession`: next, fear, destroy, blight, heal, resolve_fear,
-reveal, declare, score, undo, redo, effect, ritual, a rare new game, and "play on" runs that
-press Done (resolving fear and turning over cards as the table would) so games reach late rounds
-and their endings. Refused commands are part of the game: the properties say what they must
-(not) do.
+at either difficulty or Rituals of Terror, those with or without Prussia or Sweden, sometimes an
+adversary level that changes where blight starts or goes) and plays up to ~150 random actions
+through `GameSession`: next, fear, destroy, blight, heal, resolve_fear, reveal, declare, score,
+undo, redo, effect, ritual, a rare new game, and "play on" runs that press Done (resolving fear
+and turning over cards as the table would) so games reach late rounds and their endings.
+Refused commands are part of the game: the properties say what they must (not) do.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ FEAR_PER_PIECE = {"town": 1, "city": 2}
 # an adversary-style order with the Coastal Lands card placed, and uneven fear decks.
 DECK_ORDERS = ("111-2222-33333", "1-2-3", "11-2C2-333", "1122233")
 FEAR_SPLITS = ([3, 3, 3], [1, 1, 1], [0, 2, 1], [4, 5, 3])
+BLIGHT_ADVERSARIES = (("france", 5), ("france", 6), ("sweden", 6), ("france", 4))
 
 # Scenarios that change the fear deck and the explores; None (no scenario) most of the time.
 SCENARIO_CHOICES: tuple[dict[str, Any] | None, ...] = (
@@ -104,6 +105,11 @@ def new_games(draw: st.DrawFn) -> dict[str, Any]:
             game["level"] = draw(st.integers(0, 6))
             game.pop("deck_order", None)
             game.pop("fear_split", None)
+    elif draw(st.integers(0, 3)) == 3:
+        # Adversary levels that change where blight starts or goes: France 5+ keeps healed
+        # blight on its panel; Sweden 6 starts the island with more.
+        adversary, level = draw(st.sampled_from(BLIGHT_ADVERSARIES))
+        game.update(adversary=adversary, level=level)
     return game
 
 
@@ -345,6 +351,10 @@ def _cards_out(state: GameState) -> tuple[str, ...]:
     return track.discard + track.ravage + track.build + track.explore
 
 
+def _slow_healing(state: GameState) -> bool:
+    return state.setup.adversary == "france" and (state.setup.level or 0) >= 5
+
+
 def _game_states(steps: list[Step]) -> Iterator[tuple[Step, GameState]]:
     for step in steps:
         assert step.after is not None
@@ -524,6 +534,11 @@ def test_blight_only_moves_between_card_and_island_except_when_the_card_flips(
             assert blight.card in BLIGHT_CARD_IDS
         if not state.is_over and not blight.awaiting_card:
             assert blight.on_card > 0, "taking the last blight flips the card or ends the game"
+        assert blight.on_panel >= 0
+        if not _slow_healing(state):
+            assert blight.on_panel == 0
+        else:
+            assert blight.on_panel < 3 * state.setup.players, "a full panel goes to the card"
         if not (step.accepted and _is_game_action(step.command)):
             continue
         assert step.before is not None
@@ -544,12 +559,16 @@ def test_blight_only_moves_between_card_and_island_except_when_the_card_flips(
             assert blight == was, step.command
             continue
         refilled = sum(flip.refilled for flip in flips)
-        # Blight taken while the players name a card is owed by that card: a negative count.
-        net, net_was = blight.on_card - blight.owed, was.on_card - was.owed
-        assert (net + blight.on_island) - (net_was + was.on_island) == refilled
+        # Blight added during setup comes from the box, not from the card.
+        from_box = added if step.before.step in ("royal_backing", "initial_explore") else 0
+        # Blight taken while the players name a card is owed by that card: a negative count;
+        # France 5+ keeps healed blight on its panel until it all goes back to the card.
+        net = blight.on_card - blight.owed + blight.on_panel
+        net_was = was.on_card - was.owed + was.on_panel
+        assert (net + blight.on_island) - (net_was + was.on_island) == refilled + from_box
         if not state.is_over:
             assert blight.on_island - was.on_island == added - healed
-            assert net - net_was == healed - added + refilled
+            assert net - net_was == healed - added + refilled + from_box
 
 
 @PROPERTY_SETTINGS

@@ -166,6 +166,7 @@ def test_blitz_round_one_ravages_at_once() -> None:
 def test_blitz_puts_one_fewer_blight_per_player_on_the_flipped_card(players: int) -> None:
     # Downward Spiral is printed with 5 blight per player on its Blighted Island side.
     table = Table(players=players, scenario="blitz", blight_card="downward-spiral")
+    table.until("growth")  # blight added during setup comes from the box
     on_card = table.state["blight"]["on_card"]
     events = table.do("blight", amount=on_card)
     flipped = [event for event in events if event["type"] == "blight_card_flipped"]
@@ -177,6 +178,7 @@ def test_blitz_puts_one_fewer_blight_per_player_on_the_flipped_card(players: int
 
 def test_without_blitz_the_flipped_card_gets_its_printed_blight() -> None:
     table = Table(players=2, blight_card="downward-spiral")
+    table.until("growth")  # blight added during setup comes from the box
     events = table.do("blight", amount=table.state["blight"]["on_card"])
     flipped = [event for event in events if event["type"] == "blight_card_flipped"]
     assert flipped[0]["refilled"] == 10
@@ -631,6 +633,7 @@ def test_powers_long_forgotten_adds_the_bonus_points_to_the_score(result: str) -
 
 def test_the_event_step_comes_after_the_blighted_island_and_before_the_fear_step() -> None:
     table = Table(events=True, blight_card="downward-spiral")
+    table.until("growth")  # blight added during setup comes from the box
     table.do("blight", amount=table.state["blight"]["on_card"])
     assert table.state["blight"]["side"] == "blighted"
     table.until("fast_powers")

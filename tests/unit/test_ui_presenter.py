@@ -170,6 +170,7 @@ def test_the_victory_level_is_named_not_numbered() -> None:
 
 def test_blight_warns_when_one_player_s_worth_is_left_on_the_card() -> None:
     table = Table(players=3, seed=3)
+    table.until("growth")  # blight added during setup comes from the box
     on_card = table.state["blight"]["on_card"]
     assert not presenter.table_view(table.state).glance.blight_warning
     table.do("blight", amount=on_card - 3)
