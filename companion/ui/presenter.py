@@ -303,7 +303,8 @@ def table_view(state: dict[str, Any]) -> TableView:
         fear_details=(terror, victory, *loss_conditions, fear_pool, fear_earned,
                       fear_next_level),
         blight_details=tuple(filter(None, (blight_side, blight.get("name") or "",
-                                           blight.get("effect") or "", on_card, on_island))),
+                                           blight.get("effect") or "", on_card, on_island,
+                                           _panel_line(state)))),
         deck_details=(deck, discard_line),
     )
     return TableView(
@@ -337,6 +338,15 @@ def _fear_wins(state: dict[str, Any]) -> bool:
     """Earning the last fear card wins (some scenarios take that away)."""
     detail = state.get("scenario_detail") or {}
     return bool(detail.get("fear_deck_victory", True))
+
+
+def _panel_line(state: dict[str, Any]) -> str:
+    """France 5+: healed blight waiting on the adversary panel, and when it goes back."""
+    on_panel = state["blight"].get("on_panel") or 0
+    if not on_panel:
+        return ""
+    return _("On the adversary panel: {count} (all back to the card at {limit})").format(
+        count=on_panel, limit=3 * state["players"])
 
 
 def _next_level(state: dict[str, Any], rituals: bool) -> str:

@@ -176,3 +176,12 @@ def test_blight_warns_when_one_player_s_worth_is_left_on_the_card() -> None:
     table.do("blight", amount=on_card - 3)
     glance = presenter.table_view(table.state).glance
     assert glance.blight_on_card == 3 and glance.blight_warning
+
+
+def test_france_5_s_panel_is_one_tap_away_on_the_blight_panel() -> None:
+    table = Table(players=2, seed=3, adversary="france", level=5)
+    table.until("growth")
+    table.do("blight", amount=2)
+    table.do("heal", amount=1)
+    details = presenter.table_view(table.state).glance.blight_details
+    assert "On the adversary panel: 1 (all back to the card at 6)" in details
