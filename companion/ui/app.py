@@ -342,7 +342,7 @@ class CompanionApp(App):
         """Build the next screen ahead (and the table's pickers and the rules index), one a
         frame so that a tap on Home waits for one build at most."""
         steps: list[Any] = [*(lambda name=name: self.screen(name) for name in BUILT_LATER),
-                            lambda: self.screen("table").fear_picker(),
+                            self._warm_fear_picker, self._cool_fear_picker,
                             self.rules_index]
         if index >= len(steps):
             self._building_ahead = None
@@ -350,6 +350,22 @@ class CompanionApp(App):
             return
         steps[index]()
         self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(index + 1), 0)
+
+    def _warm_fear_picker(self) -> None:
+        """Build the fear-card picker and lay out its rows once, unseen (a list lays out its
+        rows only in the window): its first real opening then costs what any other does."""
+        if _popup_open():
+            return
+        picker = self.screen("table").fear_picker()
+        picker.offer(set(), None)
+        picker.opacity = 0
+        picker.open()
+
+    def _cool_fear_picker(self) -> None:
+        picker = self.screen("table").fear_picker()
+        if picker.opacity == 0:
+            picker.dismiss()
+            picker.opacity = 1
 
     def _collect_while_idle(self, _dt: float) -> None:
         """Collect garbage while the players move pieces, then freeze what is left: it lives

@@ -193,6 +193,7 @@ def test_while_home_is_shown_every_screen_and_the_fear_picker_are_built_ahead(
         for name in ("table", "new_game", "checklist", "rules", "history", "end", "tags"):
             assert screens.has_screen(name), name
         assert harness.app.screen("table")._fear_picker is not None
+        assert harness.popup() is None  # laid out unseen, and closed again
         assert harness.app._rules_index is not None
         harness.tap_id("new_game")  # a screen built ahead opens and works as any other
         assert harness.screen.name == "new_game" and harness.screen.adversary_names
