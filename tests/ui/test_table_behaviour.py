@@ -244,6 +244,7 @@ def test_tapping_the_fear_and_blight_panels_shows_their_sentences(ui: Harness) -
 def test_the_blight_card_turns_to_the_warning_colour_with_one_player_s_worth_left(
         ui: Harness) -> None:
     start(ui)
+    assert ui.app.send({"cmd": "next"})  # into round 1: blight at setup comes from the box
     tile = ui.screen.ids.blight_card
     assert not ui.screen.blight_warning
     left = ui.state["blight"]["on_card"]
