@@ -79,10 +79,22 @@ def _create_tag_registry(db: Database) -> None:
 SCHEMA_VERSION = len(migrations._migrations)
 OUR_TABLES = {"games", "commands", "snapshots", "meta", "tags", Migrations.migrations_table}
 CURRENT_GAME = "current_game"
+UNREADABLE = "unreadable"
+"""The status of a game whose log does not replay: kept (log and all) but never resumed."""
+NOT_RESUMED = ("abandoned", UNREADABLE)
 
 
 class StoreError(Exception):
     """A problem with the database a person can act on; the message names the file."""
+
+
+class GameNotReplayable(StoreError):
+    """A game's log does not replay; the game can be set aside while the rest stays usable."""
+
+    def __init__(self, game_id: int, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+        """The game whose log does not replay."""
 
 
 class TagsInUse(StoreError):
@@ -222,7 +234,7 @@ class GameStore:
             return None
         game_id = int(row[0])
         status = self.db.execute("SELECT status FROM games WHERE id = ?", [game_id]).fetchone()
-        return game_id if status and status[0] != "abandoned" else None
+        return game_id if status and status[0] not in NOT_RESUMED else None
 
     def append(self, game_id: int, command: dict[str, Any], summary: dict[str, Any],
                snapshot: Callable[[], dict[str, Any]]) -> None:

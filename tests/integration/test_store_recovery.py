@@ -1,0 +1,120 @@
+"""What the games database survives: failed saves, unreplayable logs, foreign files, exports
+over the database, read-only files and full disks, damaged write-ahead logs (issue 16)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.model.errors import Refused
+from companion.model.view import state_view
+from companion.service import GameService
+from companion.store import GameStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def service_on(path: Path) -> tuple[GameService, list[str]]:
+    store, notices = GameStore.open(path)
+    service = GameService(store, seed_source=lambda: 77)
+    service.resume_latest()
+    return service, notices + service.notices
+
+
+def play(service: GameService, cmd: str, **fields: Any) -> Any:
+    return service.handle(service.parse({"cmd": cmd, **fields}))
+
+
+def view(service: GameService) -> dict[str, Any]:
+    assert service.state is not None
+    return state_view(service.state)
+
+
+def script(db: Path, *lines: dict[str, Any] | str) -> tuple[list[dict[str, Any]], str, int]:
+    raw = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
+                  for line in lines).encode()
+    done = subprocess.run([sys.executable, "-m", "companion", "script", "--db", str(db)],
+                          input=raw, capture_output=True, cwd=ROOT, timeout=60)
+    answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    return answers, done.stderr.decode(), done.returncode
+
+
+# --- 2: a failed save changes nothing; a log that does not replay never stops the start -------
+
+
+def test_a_save_that_fails_for_any_reason_leaves_the_session_as_it_was(tmp_path: Path) -> None:
+    service, _ = service_on(tmp_path / "g.sqlite3")
+    play(service, "new_game", players=2, seed=3)
+    before = view(service)
+    with pytest.raises(Refused, match="could not save this action"):
+        play(service, "declare", result="victory", reason="\udc80")  # SQLite cannot store it
+    assert view(service) == before and not service.session.can_undo
+    with pytest.raises(Refused, match="nothing to undo"):
+        play(service, "undo")
+    play(service, "fear", amount=2)
+    service.store.close()
+    again, notices = service_on(tmp_path / "g.sqlite3")
+    assert notices == [] and view(again)["fear"]["generated"] == 2
+
+
+def test_the_driver_refuses_an_unsavable_action_and_starts_again_afterwards(
+        tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    answers, _, code = script(
+        db, {"cmd": "new_game", "players": 2, "seed": 3},
+        '{"cmd": "declare", "result": "victory", "reason": "\\udc80"}', {"cmd": "undo"})
+    assert code == 0 and [a["ok"] for a in answers] == [True, False, False]
+    assert "internal error" not in answers[1]["error"]
+    answers, stderr, code = script(db, {"cmd": "state"})
+    assert code == 0 and answers[0]["ok"] and answers[0]["state"]["game"] == 1, stderr
+
+
+def spoil_the_log(db: Path) -> None:
+    """Log an undo the game cannot replay, as the old driver did after a failed save."""
+    with sqlite3.connect(db) as raw:
+        raw.execute("INSERT INTO commands (game_id, seq, command, at) VALUES "
+                    "(2, 2, '{\"cmd\": \"undo\"}', '2026-01-01T00:00:00+00:00')")
+        raw.execute("UPDATE games SET log_length = 2 WHERE id = 2")
+
+
+def test_a_game_whose_log_does_not_replay_is_set_aside_and_the_rest_stays_usable(
+        tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    play(service, "fear", amount=3)
+    play(service, "new_game", players=1, seed=4)
+    service.store.close()
+    spoil_the_log(db)
+    service, notices = service_on(db)
+    assert service.state is None and service.unreadable_games == [2]
+    assert len(notices) == 1 and "game 2" in notices[0] and "cannot be replayed" in notices[0]
+    games = {g["id"]: g for g in service.store.games()}
+    assert games[2]["status"] == "unreadable" and games[2]["log_length"] == 2
+    assert len(service.store.full_log(2)) == 2  # the evidence is kept
+    with pytest.raises(Refused, match="cannot be replayed"):
+        play(service, "resume", game=2)
+    play(service, "resume", game=1)
+    assert view(service)["fear"]["generated"] == 3
+    play(service, "fear")
+    service.store.close()
+    again, notices = service_on(db)
+    assert notices == [] and view(again)["fear"]["generated"] == 4
+
+
+def test_the_driver_starts_on_a_database_with_an_unreplayable_game(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    script(db, {"cmd": "new_game", "players": 2, "seed": 3},
+           {"cmd": "new_game", "players": 1, "seed": 4})
+    spoil_the_log(db)
+    answers, stderr, code = script(db, {"cmd": "games"}, {"cmd": "resume", "game": 1})
+    assert code == 0, stderr
+    assert [g["status"] for g in answers[0]["games"]] == ["active", "unreadable"]
+    assert answers[1]["ok"] and answers[1]["state"]["game"] == 1
+    assert "game 2" in stderr and "cannot be replayed" in stderr
