@@ -419,10 +419,36 @@ def inspect_database(path: Path) -> str | None:
         conn.close()
     if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables - OUR_TABLES - {"_counts"}):
         return "is not a companion database"
+    if app_id == 0 and tables and not _our_columns(path):
+        # Tables with our names but not our columns (someone else's `games`): migrating would
+        # write to a file that is not ours, so it is moved aside before anything touches it.
+        return "is not a companion database"
     if version > SCHEMA_VERSION:
         return (f"was written by a newer version of the companion (schema {version}; this "
                 f"version reads up to {SCHEMA_VERSION})")
     return None
+
+
+def _expected_columns() -> dict[str, set[str]]:
+    """Each table's columns as our migrations create them (built in memory, once a call)."""
+    scratch = Database(memory=True, execute_plugins=False)
+    migrations.apply(scratch)
+    return {table.name: set(table.columns_dict) for table in scratch.tables}
+
+
+def _our_columns(path: Path) -> bool:
+    """Whether every table the file shares a name with has (at least) our columns."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        for table, wanted in _expected_columns().items():
+            have = {row[1] for row in conn.execute(f"PRAGMA table_info([{table}])")}
+            if have and not wanted <= have:
+                return False
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        conn.close()
+    return True
 
 
 def move_aside(path: Path) -> Path:

@@ -118,3 +118,48 @@ def test_the_driver_starts_on_a_database_with_an_unreplayable_game(tmp_path: Pat
     assert [g["status"] for g in answers[0]["games"]] == ["active", "unreadable"]
     assert answers[1]["ok"] and answers[1]["state"]["game"] == 1
     assert "game 2" in stderr and "cannot be replayed" in stderr
+
+
+# --- 3: a foreign database is moved aside before anything is written to it --------------------
+
+
+def foreign_games_table(path: Path) -> None:
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT, shelf TEXT)")
+        other.execute("INSERT INTO games (title, shelf) VALUES ('Spirit Island', 'top')")
+
+
+def foreign_with_our_table_names(path: Path) -> None:
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, status TEXT)")
+        other.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+
+
+@pytest.mark.parametrize("make", [foreign_games_table, foreign_with_our_table_names])
+def test_a_foreign_database_with_our_table_names_is_moved_aside_unchanged(
+        tmp_path: Path, make: Any) -> None:
+    db = tmp_path / "games.sqlite3"
+    make(db)
+    original = db.read_bytes()
+    store, notices = GameStore.open(db)
+    assert len(notices) == 1 and "is not a companion database" in notices[0]
+    assert store.set_aside is not None and store.set_aside.read_bytes() == original
+    assert not Path(f"{store.set_aside}-wal").exists()
+    with sqlite3.connect(f"{store.set_aside.as_uri()}?mode=ro", uri=True) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert [n for (n,) in raw.execute("SELECT name FROM sqlite_master")
+                if n.startswith("_sqlite")] == []
+    service = GameService(store, seed_source=lambda: 1)
+    play(service, "new_game", players=1, seed=1)
+    assert store.integrity() == "ok"
+
+
+def test_a_companion_database_without_its_marker_is_still_opened(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    service.store.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA application_id = 0")  # as written before the marker existed
+    again, notices = service_on(db)
+    assert notices == [] and again.game_id == 1
