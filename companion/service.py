@@ -26,7 +26,14 @@ from .model.state import GameState
 from .model.texts import Translate, as_written
 from .model.view import state_view
 from .reader import tags
-from .store import UNREADABLE, GameNotReplayable, GameStore, StoreError, TagsInUse
+from .store import (
+    UNREADABLE,
+    GameNotReplayable,
+    GameStore,
+    StoreError,
+    TagsInUse,
+    write_atomically,
+)
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +88,8 @@ class Export(c.Command):
     name: ClassVar[str] = "export"
     path: str
     game: int | None = None
+    overwrite: bool = False
+    """Replace a file that is already there (never the games database itself)."""
 
 
 @dataclass(frozen=True)
@@ -365,11 +374,20 @@ class GameService:
             "final_state": state_to_record(session.state),
         }
         path = Path(command.path).expanduser()
+        self._write(path, json.dumps(document, indent=1) + "\n", command.overwrite)
+        return {"game": game_id, "path": str(path), "commands": len(log)}
+
+    def _write(self, path: Path, text: str, overwrite: bool) -> None:
+        """Write a file the players asked for: whole or not at all, never over the games."""
+        if self.store.is_own_file(path):
+            raise Refused(f"{path} is the games database; an export must go to another file")
         try:
-            path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+            write_atomically(path, text, overwrite)
+        except FileExistsError:
+            raise Refused(f"{path} already exists; send \"overwrite\": true to replace "
+                          "it") from None
         except OSError as error:
             raise Refused(f"could not write {path}: {error.strerror}") from None
-        return {"game": game_id, "path": str(path), "commands": len(log)}
 
     def _import(self, path: Path) -> dict[str, Any]:
         try:
@@ -444,10 +462,7 @@ class GameService:
 
     def _export_tags(self, path: Path) -> dict[str, Any]:
         enrolled = {uid: _meaning(row) for uid, row in self.store.tags().items()}
-        try:
-            path.write_text(tags.tags_to_csv(enrolled), encoding="utf-8")
-        except OSError as error:
-            raise Refused(f"could not write {path}: {error.strerror}") from None
+        self._write(path, tags.tags_to_csv(enrolled), overwrite=True)
         return {"path": str(path), "count": len(enrolled)}
 
     def _import_tags(self, path: Path, replace: bool) -> dict[str, Any]:

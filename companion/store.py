@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -184,6 +185,23 @@ class GameStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def is_own_file(self, path: Path) -> bool:
+        """Whether `path` is the games database or one of its -wal/-shm files (through any
+        symlink or hard link): nothing but SQLite may write those."""
+        if self.location == ":memory:":
+            return False
+        target = os.path.realpath(path)
+        for suffix in ("", "-wal", "-shm"):
+            own = f"{self.location}{suffix}"
+            if target == os.path.realpath(own):
+                return True
+            try:
+                if os.path.samefile(path, own):
+                    return True
+            except OSError:  # one of them does not exist
+                pass
+        return False
 
     @contextmanager
     def _writing(self, what: str) -> Iterator[None]:
@@ -470,6 +488,43 @@ def move_aside(path: Path) -> Path:
         raise StoreError(f"the database {path} cannot be used and could not be moved aside: "
                          f"{error.strerror}") from None
     return aside
+
+
+def write_atomically(path: Path, text: str, overwrite: bool) -> None:
+    """Write `text` to `path` so that a crash leaves the old file or the new one, never half.
+
+    The text goes to a temporary file beside the target, which is fsynced and then renamed
+    over it (or hard-linked to it when `overwrite` is false, which fails if the target exists
+    however late it appeared); the folder is fsynced so the rename survives a power cut.
+    Raises FileExistsError when the target exists and `overwrite` is false.
+    """
+    folder = path.parent
+    temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if overwrite:
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links (FAT on a USB stick)
+                if path.exists():
+                    raise FileExistsError(path) from None
+                os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            os.unlink(temporary)
+    folder_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(folder_fd)
+    finally:
+        os.close(folder_fd)
 
 
 def default_database_path() -> Path:

@@ -163,3 +163,57 @@ def test_a_companion_database_without_its_marker_is_still_opened(tmp_path: Path)
         raw.execute("PRAGMA application_id = 0")  # as written before the marker existed
     again, notices = service_on(db)
     assert notices == [] and again.game_id == 1
+
+
+# --- 6: export writes a new file whole, never over the games database -------------------------
+
+
+def a_game(db: Path) -> GameService:
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    play(service, "fear", amount=2)
+    return service
+
+
+@pytest.mark.parametrize("target", ["g.sqlite3", "g.sqlite3-wal", "g.sqlite3-shm", "link"])
+def test_an_export_never_writes_over_the_games_database(tmp_path: Path, target: str) -> None:
+    db = tmp_path / "g.sqlite3"
+    service = a_game(db)
+    (tmp_path / "link").symlink_to(db)
+    with pytest.raises(Refused, match="is the games database"):
+        play(service, "export", path=str(tmp_path / target), overwrite=True)
+    with pytest.raises(Refused, match="is the games database"):
+        play(service, "tag_export", path=str(tmp_path / target))
+    service.store.close()
+    again, notices = service_on(db)
+    assert notices == [] and [g["id"] for g in again.store.games()] == [1]
+    assert view(again)["fear"]["generated"] == 2
+
+
+def test_an_export_refuses_an_existing_file_unless_told_to_overwrite(tmp_path: Path) -> None:
+    service = a_game(tmp_path / "g.sqlite3")
+    target = tmp_path / "game.json"
+    target.write_text("my notes\n")
+    with pytest.raises(Refused, match="already exists.*overwrite"):
+        play(service, "export", path=str(target))
+    assert target.read_text() == "my notes\n"
+    exported = play(service, "export", path=str(target), overwrite=True).extra["exported"]
+    assert exported["commands"] == 2 and json.loads(target.read_text())["log"][1]["cmd"] == "fear"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_an_export_that_cannot_be_written_leaves_no_half_file(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              ) -> None:
+    service = a_game(tmp_path / "g.sqlite3")
+    target = tmp_path / "game.json"
+    target.write_text("the old export\n")
+
+    def no_space(_fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", no_space)
+    with pytest.raises(Refused, match="No space left"):
+        play(service, "export", path=str(target), overwrite=True)
+    assert target.read_text() == "the old export\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
