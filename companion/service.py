@@ -251,7 +251,8 @@ class GameService:
             if isinstance(command, Resume):
                 self.store.game(command.game)
                 self._load(command.game)
-                self.store.set_current(command.game)
+                if self.store.read_only is None:  # a read-only file still lets games be seen
+                    self.store.set_current(command.game)
                 return Reply(extra={"game": command.game})
             if isinstance(command, Abandon):
                 return self._abandon(command)

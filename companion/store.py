@@ -129,6 +129,8 @@ class GameStore:
         """The file (or ":memory:") this store writes, for messages."""
         self.set_aside: Path | None = None
         """Where an unusable database found on opening was moved (the players are told)."""
+        self.read_only: str | None = None
+        """Why the file could only be opened for reading (every change is then refused)."""
         self._clock = clock
         self._configure()
 
@@ -161,11 +163,37 @@ class GameStore:
             # No sqlite-utils plugins: whatever happens to be installed has no business in the
             # games database (and scanning for them costs 30 ms of every start).
             store = cls(Database(path, execute_plugins=False), str(path), clock)
+        except sqlite3.OperationalError as error:
+            why = _write_failure(error)
+            if why is None or not path.exists() or not path.stat().st_size:
+                raise StoreError(f"cannot open the database {path}: {error}") from None
+            store = cls._open_read_only(path, why, clock)
+            notices.append(f"The database {path} cannot be written ({why}); its games can be "
+                           "looked at and resumed, but nothing will be saved.")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
         if problem:
             store.set_aside = aside
         return store, notices
+
+    @classmethod
+    def _open_read_only(cls, path: Path, why: str,
+                        clock: Callable[[], datetime]) -> GameStore:
+        """Open a file that cannot be written: mode=ro when SQLite can still share its WAL
+        index, else immutable (nothing else may be writing it then: we could not either)."""
+        try:
+            conn = connect_read_only(path)
+            conn.execute("SELECT count(*) FROM games").fetchone()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}, not even to read it: "
+                             f"{error}") from None
+        store = cls.__new__(cls)
+        store.db = Database(conn, execute_plugins=False)
+        store.location = str(path)
+        store.set_aside = None
+        store.read_only = why
+        store._clock = clock
+        return store
 
     def _configure(self) -> None:
         with self.db.ensure_autocommit_on():
@@ -178,10 +206,19 @@ class GameStore:
                 self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.execute("PRAGMA busy_timeout=5000")
-        migrations.apply(self.db)
+        if self._pragma("user_version") != SCHEMA_VERSION or \
+                Migrations.migrations_table not in self.db.table_names():
+            migrations.apply(self.db)
+        # Written only when they differ: opening a database that is up to date writes nothing,
+        # so a full disk or a read-only file still opens (and each change is refused in words).
         with self.db.ensure_autocommit_on():
-            self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if self._pragma("application_id") != APPLICATION_ID:
+                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            if self._pragma("user_version") != SCHEMA_VERSION:
+                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _pragma(self, name: str) -> Any:
+        return self.db.execute(f"PRAGMA {name}").fetchone()[0]
 
     def close(self) -> None:
         self.db.close()
@@ -206,6 +243,9 @@ class GameStore:
     @contextmanager
     def _writing(self, what: str) -> Iterator[None]:
         """One transaction; a failed write becomes a StoreError a player can understand."""
+        if self.read_only is not None:
+            raise StoreError(f"the games file is read-only: {self.read_only}, so {what} could "
+                             f"not be saved to {self.location}. Nothing was changed")
         try:
             with self.db.atomic():
                 yield
@@ -392,6 +432,16 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _write_failure(error: sqlite3.OperationalError) -> str | None:
+    """Why SQLite could not write, in words, when that is what `error` says; else None."""
+    text = str(error)
+    if "full" in text:
+        return "the disk is full"
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return "the file or its folder cannot be written"
+    return None
+
+
 # --- damaged, foreign and newer databases -----------------------------------------------------
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -420,7 +470,7 @@ def inspect_database(path: Path) -> str | None:
     if header_valid and size < page_size * pages and not (wal.exists() and wal.stat().st_size):
         return f"is truncated ({size} bytes where its header promises {page_size * pages})"
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        conn = connect_read_only(path)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open the database {path}: {error}") from None
     try:
@@ -447,6 +497,21 @@ def inspect_database(path: Path) -> str | None:
     return None
 
 
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write: mode=ro, or immutable=1 when SQLite cannot even set up
+    the shared WAL index (a WAL database in a folder we may not write)."""
+    uri = path.resolve().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as error:
+        conn.close()
+        if _write_failure(error) is None:
+            raise
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False)
+
+
 def _expected_columns() -> dict[str, set[str]]:
     """Each table's columns as our migrations create them (built in memory, once a call)."""
     scratch = Database(memory=True, execute_plugins=False)
@@ -456,7 +521,7 @@ def _expected_columns() -> dict[str, set[str]]:
 
 def _our_columns(path: Path) -> bool:
     """Whether every table the file shares a name with has (at least) our columns."""
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    conn = connect_read_only(path)
     try:
         for table, wanted in _expected_columns().items():
             have = {row[1] for row in conn.execute(f"PRAGMA table_info([{table}])")}

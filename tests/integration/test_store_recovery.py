@@ -4,9 +4,13 @@ over the database, read-only files and full disks, damaged write-ahead logs (iss
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +40,12 @@ def view(service: GameService) -> dict[str, Any]:
     return state_view(service.state)
 
 
-def script(db: Path, *lines: dict[str, Any] | str) -> tuple[list[dict[str, Any]], str, int]:
+def script(db: Path, *lines: dict[str, Any] | str,
+           as_user: list[str] | None = None) -> tuple[list[dict[str, Any]], str, int]:
     raw = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
                   for line in lines).encode()
-    done = subprocess.run([sys.executable, "-m", "companion", "script", "--db", str(db)],
+    done = subprocess.run([*(as_user or []), sys.executable, "-m", "companion", "script",
+                           "--db", str(db)],
                           input=raw, capture_output=True, cwd=ROOT, timeout=60)
     answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
     return answers, done.stderr.decode(), done.returncode
@@ -217,3 +223,68 @@ def test_an_export_that_cannot_be_written_leaves_no_half_file(tmp_path: Path,
         play(service, "export", path=str(target), overwrite=True)
     assert target.read_text() == "the old export\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+# --- 4: a file that cannot be written opens for reading; every change is refused in words -----
+
+
+@pytest.fixture
+def open_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder another user can reach (pytest's own are private to their owner)."""
+    if os.geteuid() != 0:
+        yield tmp_path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="companion-ro-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def without_write_permission(db: Path) -> list[str]:
+    """Make the database and its folder read-only; the command prefix that makes it so even
+    for root (who may write anything): run as nobody."""
+    db.chmod(0o444)
+    db.parent.chmod(0o555)
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: a read-only file cannot be made")
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def test_the_driver_answers_from_a_read_only_database_and_refuses_every_change(
+        open_folder: Path) -> None:
+    db = open_folder / "g.sqlite3"
+    script(db, {"cmd": "new_game", "players": 2, "seed": 3}, {"cmd": "fear", "amount": 2},
+           {"cmd": "new_game", "players": 1, "seed": 4})
+    original = db.read_bytes()
+    as_user = without_write_permission(db)
+    answers, stderr, code = script(
+        db, {"cmd": "state"}, {"cmd": "games"}, {"cmd": "history"}, {"cmd": "stats"},
+        {"cmd": "resume", "game": 1}, {"cmd": "fear"}, {"cmd": "abandon"},
+        {"cmd": "new_game", "players": 1}, {"cmd": "delete", "game": 2, "confirm": True},
+        {"cmd": "tag_enrol", "uid": "04a1b2c3", "kind": "command", "card": "done"},
+        {"cmd": "state"}, as_user=as_user)
+    assert code == 0 and "cannot be written" in stderr
+    assert [a["ok"] for a in answers] == [True] * 5 + [False] * 5 + [True]
+    assert answers[0]["state"]["game"] == 2 and len(answers[1]["games"]) == 2
+    assert answers[4]["state"]["fear"]["generated"] == 2
+    assert all(a["error"].startswith("the games file is read-only: ") for a in answers[5:10])
+    assert answers[10]["state"]["fear"]["generated"] == 2
+    assert db.read_bytes() == original
+
+
+def test_opening_an_up_to_date_database_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    service.store.close()
+    original, stamp = db.read_bytes(), db.stat().st_mtime_ns
+    again, notices = service_on(db)  # a full disk refuses writes, not reads
+    assert notices == [] and again.store.read_only is None
+    again.store.close()
+    assert db.read_bytes() == original and db.stat().st_mtime_ns == stamp
