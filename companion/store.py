@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import sqlite3
+import struct
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -154,6 +156,15 @@ class GameStore:
         except OSError as error:
             raise StoreError(f"cannot create the folder for the database {path}: "
                              f"{error.strerror}") from None
+        lost = lost_commits(path) if path.exists() else 0
+        if lost:
+            # SQLite's recovery will drop those commits and checkpoint the damaged log away:
+            # the files as found are copied first, for whoever wants to look.
+            kept = keep_copy(path, "damaged-wal")
+            notices.append(f"The write-ahead log of the database {path} is damaged: {lost} "
+                           "saved change(s) after the damage cannot be recovered and are lost "
+                           f"(the last actions played). The files as found were kept as {kept} "
+                           "and its -wal file.")
         problem = inspect_database(path) if path.exists() else None
         if problem:
             aside = move_aside(path)
@@ -532,6 +543,74 @@ def _our_columns(path: Path) -> bool:
     finally:
         conn.close()
     return True
+
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER = 32
+FRAME_HEADER = 24
+
+
+def _wal_checksum(data: bytes, big_endian: bool, s0: int, s1: int) -> tuple[int, int]:
+    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def lost_commits(path: Path) -> int:
+    """How many commits the WAL beside `path` holds after damage SQLite's recovery stops at.
+
+    Recovery keeps the frames up to the first one whose checksum fails and silently drops the
+    rest; a commit frame after that point that still carries this log's salts was acknowledged
+    and will be lost. Reads the file only.
+    """
+    wal = Path(f"{path}-wal")
+    try:
+        data = wal.read_bytes() if wal.exists() else b""
+    except OSError:
+        return 0
+    if len(data) < WAL_HEADER:
+        return 0
+    magic, _version, page_size, _seq, salt1, salt2, c1, c2 = struct.unpack(
+        ">8I", data[:WAL_HEADER])
+    if magic not in WAL_MAGIC or page_size < 512 or page_size & (page_size - 1):
+        return 0
+    big = bool(magic & 1)
+    if _wal_checksum(data[:24], big, 0, 0) != (c1, c2):
+        return 0  # a log SQLite ignores whole; nothing in it was readable
+    s0, s1 = c1, c2
+    frame = FRAME_HEADER + page_size
+    damaged = False
+    lost = 0
+    for offset in range(WAL_HEADER, len(data) - frame + 1, frame):
+        page, commit, fsalt1, fsalt2, f1, f2 = struct.unpack(
+            ">6I", data[offset:offset + FRAME_HEADER])
+        if (fsalt1, fsalt2) != (salt1, salt2):
+            continue  # left over from an earlier log: never part of this one
+        if not damaged:
+            s0, s1 = _wal_checksum(data[offset:offset + 8], big, s0, s1)
+            s0, s1 = _wal_checksum(data[offset + FRAME_HEADER:offset + frame], big, s0, s1)
+            if (s0, s1) != (f1, f2) or page == 0:
+                damaged = True
+        if damaged and commit:
+            lost += 1
+    return lost
+
+
+def keep_copy(path: Path, why: str) -> Path:
+    """Copy the database and its -wal file (as they are) beside it; returns the copy's path."""
+    stamp = _now().strftime("%Y%m%d-%H%M%S")
+    copy = path.with_name(f"{path.name}.{why}-{stamp}")
+    try:
+        shutil.copyfile(path, copy)
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size:
+            shutil.copyfile(wal, Path(f"{copy}-wal"))
+    except OSError as error:
+        raise StoreError(f"the database {path} has a damaged write-ahead log and could not be "
+                         f"copied before opening: {error.strerror}") from None
+    return copy
 
 
 def move_aside(path: Path) -> Path:

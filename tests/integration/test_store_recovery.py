@@ -288,3 +288,49 @@ def test_opening_an_up_to_date_database_writes_nothing(tmp_path: Path) -> None:
     assert notices == [] and again.store.read_only is None
     again.store.close()
     assert db.read_bytes() == original and db.stat().st_mtime_ns == stamp
+
+
+# --- 5: a damaged write-ahead log: what is lost is told, and the files as found are kept -------
+
+
+def crashed_copy(tmp_path: Path, commands: int) -> Path:
+    """A database whose last `commands` actions are only in its WAL, as a crash leaves it."""
+    live = tmp_path / "live.sqlite3"
+    service, _ = service_on(live)
+    play(service, "new_game", players=2, seed=3)
+    service.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for _ in range(commands):
+        play(service, "fear")
+    crashed = tmp_path / "g.sqlite3"
+    shutil.copyfile(live, crashed)
+    shutil.copyfile(f"{live}-wal", f"{crashed}-wal")
+    service.store.close()
+    return crashed
+
+
+def test_an_intact_wal_after_a_crash_keeps_every_command_and_says_nothing(
+        tmp_path: Path) -> None:
+    db = crashed_copy(tmp_path, 6)
+    service, notices = service_on(db)
+    assert notices == [] and view(service)["fear"]["generated"] == 6
+
+
+def test_a_damaged_wal_tells_what_was_lost_and_keeps_the_files_as_found(tmp_path: Path) -> None:
+    db = crashed_copy(tmp_path, 6)
+    wal = Path(f"{db}-wal")
+    data = bytearray(wal.read_bytes())
+    page = int.from_bytes(data[8:12], "big")
+    middle = 32 + (len(data) - 32) // (24 + page) // 2 * (24 + page)
+    data[middle + 24 + 100] ^= 0xFF  # one flipped byte in a frame halfway through the log
+    wal.write_bytes(bytes(data))
+    found = db.read_bytes(), bytes(data)
+    service, notices = service_on(db)
+    generated = view(service)["fear"]["generated"]
+    assert generated < 6  # SQLite's recovery dropped the commits after the damage
+    assert len(notices) == 1 and "write-ahead log" in notices[0] and "lost" in notices[0]
+    copies = [p for p in tmp_path.iterdir() if ".damaged-wal-" in p.name]
+    main = next(p for p in copies if not p.name.endswith("-wal"))
+    assert (main.read_bytes(), Path(f"{main}-wal").read_bytes()) == found
+    assert str(main) in notices[0]
+    lost = int(notices[0].split(": ")[1].split(" ")[0])
+    assert lost == 6 - generated
