@@ -32,4 +32,4 @@ def build_service(db_path: Path | None) -> tuple[GameService, list[str]]:
         log.warning("%s", notice)
     service = GameService(store, seed_source=new_seed)
     service.resume_latest()
-    return service, notices
+    return service, notices + service.notices

@@ -8,6 +8,7 @@ touchscreen both talk to this one object.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,7 +26,16 @@ from .model.state import GameState
 from .model.texts import Translate, as_written
 from .model.view import state_view
 from .reader import tags
-from .store import GameStore, StoreError, TagsInUse
+from .store import (
+    UNREADABLE,
+    GameNotReplayable,
+    GameStore,
+    StoreError,
+    TagsInUse,
+    write_atomically,
+)
+
+log = logging.getLogger(__name__)
 
 EXPORT_FORMAT = "spirit-island-companion/game"
 EXPORT_VERSION = 1
@@ -78,6 +88,8 @@ class Export(c.Command):
     name: ClassVar[str] = "export"
     path: str
     game: int | None = None
+    overwrite: bool = False
+    """Replace a file that is already there (never the games database itself)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +173,10 @@ class GameService:
         self._seed_source = seed_source
         self.session = GameSession(seed_source)
         self.game_id: int | None = None
+        self.notices: list[str] = []
+        """What a person should be told about opening the games (a game set aside, …)."""
+        self.unreadable_games: list[int] = []
+        """Games set aside on opening because their logs do not replay (kept, not resumed)."""
 
     @property
     def state(self) -> GameState | None:
@@ -172,12 +188,31 @@ class GameService:
     # --- resuming ---------------------------------------------------------------------------
 
     def resume_latest(self) -> bool:
-        """Come back to the game the table was last playing, exactly where it was."""
+        """Come back to the game the table was last playing, exactly where it was.
+
+        A game whose log does not replay never stops the start: it is set aside (status
+        "unreadable", its log kept for whoever wants to look) and the table starts without it.
+        """
         game_id = self.store.current_game()
         if game_id is None:
             return False
-        self._load(game_id)
+        try:
+            self._load(game_id)
+        except GameNotReplayable as error:
+            self._set_aside(game_id, error)
+            return False
         return True
+
+    def _set_aside(self, game_id: int, error: StoreError) -> None:
+        log.error("%s", error)
+        kept = "it was set aside (status \"unreadable\"); its log is kept"
+        try:
+            self.store.set_status(game_id, UNREADABLE)
+            self.store.set_current(None)
+        except StoreError as why:  # a read-only file: the game is simply not resumed
+            kept = f"it was not resumed ({why})"
+        self.unreadable_games.append(game_id)
+        self.notices.append(f"{error}; {kept}. The other games can be played as before.")
 
     def _load(self, game_id: int) -> None:
         logged = self.store.load(game_id)
@@ -189,8 +224,8 @@ class GameService:
             for data in logged.commands:
                 session.execute(c.parse_command(data))
         except (Refused, ValueError, KeyError, TypeError) as error:
-            raise StoreError(f"game {game_id} in {self.store.location} cannot be replayed: "
-                             f"{error}") from None
+            raise GameNotReplayable(game_id, f"game {game_id} in {self.store.location} cannot "
+                                    f"be replayed: {error}") from None
         self.session, self.game_id = session, game_id
 
     # --- commands ---------------------------------------------------------------------------
@@ -216,7 +251,8 @@ class GameService:
             if isinstance(command, Resume):
                 self.store.game(command.game)
                 self._load(command.game)
-                self.store.set_current(command.game)
+                if self.store.read_only is None:  # a read-only file still lets games be seen
+                    self.store.set_current(command.game)
                 return Reply(extra={"game": command.game})
             if isinstance(command, Abandon):
                 return self._abandon(command)
@@ -240,6 +276,15 @@ class GameService:
         except StoreError:
             self.session.rollback(checkpoint)
             raise
+        except Exception as error:
+            # Whatever went wrong while saving, the session must not keep a change the log
+            # lacks: a later command would be logged on top of it and the log would no longer
+            # replay.
+            self.session.rollback(checkpoint)
+            log.exception("saving %r failed", logged)
+            raise Refused(f"could not save this action to {self.store.location} "
+                          f"({type(error).__name__}: {_short(error)}). Nothing was "
+                          "changed") from None
         return Reply(events)
 
     def _save(self, logged: c.Command) -> None:
@@ -330,11 +375,20 @@ class GameService:
             "final_state": state_to_record(session.state),
         }
         path = Path(command.path).expanduser()
+        self._write(path, json.dumps(document, indent=1) + "\n", command.overwrite)
+        return {"game": game_id, "path": str(path), "commands": len(log)}
+
+    def _write(self, path: Path, text: str, overwrite: bool) -> None:
+        """Write a file the players asked for: whole or not at all, never over the games."""
+        if self.store.is_own_file(path):
+            raise Refused(f"{path} is the games database; an export must go to another file")
         try:
-            path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+            write_atomically(path, text, overwrite)
+        except FileExistsError:
+            raise Refused(f"{path} already exists; send \"overwrite\": true to replace "
+                          "it") from None
         except OSError as error:
             raise Refused(f"could not write {path}: {error.strerror}") from None
-        return {"game": game_id, "path": str(path), "commands": len(log)}
 
     def _import(self, path: Path) -> dict[str, Any]:
         try:
@@ -409,10 +463,7 @@ class GameService:
 
     def _export_tags(self, path: Path) -> dict[str, Any]:
         enrolled = {uid: _meaning(row) for uid, row in self.store.tags().items()}
-        try:
-            path.write_text(tags.tags_to_csv(enrolled), encoding="utf-8")
-        except OSError as error:
-            raise Refused(f"could not write {path}: {error.strerror}") from None
+        self._write(path, tags.tags_to_csv(enrolled), overwrite=True)
         return {"path": str(path), "count": len(enrolled)}
 
     def _import_tags(self, path: Path, replace: bool) -> dict[str, Any]:
@@ -440,6 +491,10 @@ class GameService:
                           f"{', '.join(named)}{more}. Nothing was imported; send "
                           "\"replace\": true to re-enrol them as the file says") from None
         return {"path": str(path), "count": len(incoming), "replaced": replaced}
+
+
+def _short(error: Exception) -> str:
+    return str(error).split("\n")[0][:160].encode("utf-8", "backslashreplace").decode()
 
 
 def _uid(text: str) -> str:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import shutil
 import sqlite3
+import struct
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -79,10 +82,22 @@ def _create_tag_registry(db: Database) -> None:
 SCHEMA_VERSION = len(migrations._migrations)
 OUR_TABLES = {"games", "commands", "snapshots", "meta", "tags", Migrations.migrations_table}
 CURRENT_GAME = "current_game"
+UNREADABLE = "unreadable"
+"""The status of a game whose log does not replay: kept (log and all) but never resumed."""
+NOT_RESUMED = ("abandoned", UNREADABLE)
 
 
 class StoreError(Exception):
     """A problem with the database a person can act on; the message names the file."""
+
+
+class GameNotReplayable(StoreError):
+    """A game's log does not replay; the game can be set aside while the rest stays usable."""
+
+    def __init__(self, game_id: int, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+        """The game whose log does not replay."""
 
 
 class TagsInUse(StoreError):
@@ -116,6 +131,8 @@ class GameStore:
         """The file (or ":memory:") this store writes, for messages."""
         self.set_aside: Path | None = None
         """Where an unusable database found on opening was moved (the players are told)."""
+        self.read_only: str | None = None
+        """Why the file could only be opened for reading (every change is then refused)."""
         self._clock = clock
         self._configure()
 
@@ -139,6 +156,15 @@ class GameStore:
         except OSError as error:
             raise StoreError(f"cannot create the folder for the database {path}: "
                              f"{error.strerror}") from None
+        lost = lost_commits(path) if path.exists() else 0
+        if lost:
+            # SQLite's recovery will drop those commits and checkpoint the damaged log away:
+            # the files as found are copied first, for whoever wants to look.
+            kept = keep_copy(path, "damaged-wal")
+            notices.append(f"The write-ahead log of the database {path} is damaged: {lost} "
+                           "saved change(s) after the damage cannot be recovered and are lost "
+                           f"(the last actions played). The files as found were kept as {kept} "
+                           "and its -wal file.")
         problem = inspect_database(path) if path.exists() else None
         if problem:
             aside = move_aside(path)
@@ -148,11 +174,37 @@ class GameStore:
             # No sqlite-utils plugins: whatever happens to be installed has no business in the
             # games database (and scanning for them costs 30 ms of every start).
             store = cls(Database(path, execute_plugins=False), str(path), clock)
+        except sqlite3.OperationalError as error:
+            why = _write_failure(error)
+            if why is None or not path.exists() or not path.stat().st_size:
+                raise StoreError(f"cannot open the database {path}: {error}") from None
+            store = cls._open_read_only(path, why, clock)
+            notices.append(f"The database {path} cannot be written ({why}); its games can be "
+                           "looked at and resumed, but nothing will be saved.")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
         if problem:
             store.set_aside = aside
         return store, notices
+
+    @classmethod
+    def _open_read_only(cls, path: Path, why: str,
+                        clock: Callable[[], datetime]) -> GameStore:
+        """Open a file that cannot be written: mode=ro when SQLite can still share its WAL
+        index, else immutable (nothing else may be writing it then: we could not either)."""
+        try:
+            conn = connect_read_only(path)
+            conn.execute("SELECT count(*) FROM games").fetchone()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}, not even to read it: "
+                             f"{error}") from None
+        store = cls.__new__(cls)
+        store.db = Database(conn, execute_plugins=False)
+        store.location = str(path)
+        store.set_aside = None
+        store.read_only = why
+        store._clock = clock
+        return store
 
     def _configure(self) -> None:
         with self.db.ensure_autocommit_on():
@@ -165,17 +217,46 @@ class GameStore:
                 self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.execute("PRAGMA busy_timeout=5000")
-        migrations.apply(self.db)
+        if self._pragma("user_version") != SCHEMA_VERSION or \
+                Migrations.migrations_table not in self.db.table_names():
+            migrations.apply(self.db)
+        # Written only when they differ: opening a database that is up to date writes nothing,
+        # so a full disk or a read-only file still opens (and each change is refused in words).
         with self.db.ensure_autocommit_on():
-            self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if self._pragma("application_id") != APPLICATION_ID:
+                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            if self._pragma("user_version") != SCHEMA_VERSION:
+                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _pragma(self, name: str) -> Any:
+        return self.db.execute(f"PRAGMA {name}").fetchone()[0]
 
     def close(self) -> None:
         self.db.close()
 
+    def is_own_file(self, path: Path) -> bool:
+        """Whether `path` is the games database or one of its -wal/-shm files (through any
+        symlink or hard link): nothing but SQLite may write those."""
+        if self.location == ":memory:":
+            return False
+        target = os.path.realpath(path)
+        for suffix in ("", "-wal", "-shm"):
+            own = f"{self.location}{suffix}"
+            if target == os.path.realpath(own):
+                return True
+            try:
+                if os.path.samefile(path, own):
+                    return True
+            except OSError:  # one of them does not exist
+                pass
+        return False
+
     @contextmanager
     def _writing(self, what: str) -> Iterator[None]:
         """One transaction; a failed write becomes a StoreError a player can understand."""
+        if self.read_only is not None:
+            raise StoreError(f"the games file is read-only: {self.read_only}, so {what} could "
+                             f"not be saved to {self.location}. Nothing was changed")
         try:
             with self.db.atomic():
                 yield
@@ -222,7 +303,7 @@ class GameStore:
             return None
         game_id = int(row[0])
         status = self.db.execute("SELECT status FROM games WHERE id = ?", [game_id]).fetchone()
-        return game_id if status and status[0] != "abandoned" else None
+        return game_id if status and status[0] not in NOT_RESUMED else None
 
     def append(self, game_id: int, command: dict[str, Any], summary: dict[str, Any],
                snapshot: Callable[[], dict[str, Any]]) -> None:
@@ -362,6 +443,16 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _write_failure(error: sqlite3.OperationalError) -> str | None:
+    """Why SQLite could not write, in words, when that is what `error` says; else None."""
+    text = str(error)
+    if "full" in text:
+        return "the disk is full"
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return "the file or its folder cannot be written"
+    return None
+
+
 # --- damaged, foreign and newer databases -----------------------------------------------------
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -390,7 +481,7 @@ def inspect_database(path: Path) -> str | None:
     if header_valid and size < page_size * pages and not (wal.exists() and wal.stat().st_size):
         return f"is truncated ({size} bytes where its header promises {page_size * pages})"
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        conn = connect_read_only(path)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open the database {path}: {error}") from None
     try:
@@ -407,10 +498,119 @@ def inspect_database(path: Path) -> str | None:
         conn.close()
     if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables - OUR_TABLES - {"_counts"}):
         return "is not a companion database"
+    if app_id == 0 and tables and not _our_columns(path):
+        # Tables with our names but not our columns (someone else's `games`): migrating would
+        # write to a file that is not ours, so it is moved aside before anything touches it.
+        return "is not a companion database"
     if version > SCHEMA_VERSION:
         return (f"was written by a newer version of the companion (schema {version}; this "
                 f"version reads up to {SCHEMA_VERSION})")
     return None
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write: mode=ro, or immutable=1 when SQLite cannot even set up
+    the shared WAL index (a WAL database in a folder we may not write)."""
+    uri = path.resolve().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as error:
+        conn.close()
+        if _write_failure(error) is None:
+            raise
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False)
+
+
+def _expected_columns() -> dict[str, set[str]]:
+    """Each table's columns as our migrations create them (built in memory, once a call)."""
+    scratch = Database(memory=True, execute_plugins=False)
+    migrations.apply(scratch)
+    return {table.name: set(table.columns_dict) for table in scratch.tables}
+
+
+def _our_columns(path: Path) -> bool:
+    """Whether every table the file shares a name with has (at least) our columns."""
+    conn = connect_read_only(path)
+    try:
+        for table, wanted in _expected_columns().items():
+            have = {row[1] for row in conn.execute(f"PRAGMA table_info([{table}])")}
+            if have and not wanted <= have:
+                return False
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        conn.close()
+    return True
+
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER = 32
+FRAME_HEADER = 24
+
+
+def _wal_checksum(data: bytes, big_endian: bool, s0: int, s1: int) -> tuple[int, int]:
+    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def lost_commits(path: Path) -> int:
+    """How many commits the WAL beside `path` holds after damage SQLite's recovery stops at.
+
+    Recovery keeps the frames up to the first one whose checksum fails and silently drops the
+    rest; a commit frame after that point that still carries this log's salts was acknowledged
+    and will be lost. Reads the file only.
+    """
+    wal = Path(f"{path}-wal")
+    try:
+        data = wal.read_bytes() if wal.exists() else b""
+    except OSError:
+        return 0
+    if len(data) < WAL_HEADER:
+        return 0
+    magic, _version, page_size, _seq, salt1, salt2, c1, c2 = struct.unpack(
+        ">8I", data[:WAL_HEADER])
+    if magic not in WAL_MAGIC or page_size < 512 or page_size & (page_size - 1):
+        return 0
+    big = bool(magic & 1)
+    if _wal_checksum(data[:24], big, 0, 0) != (c1, c2):
+        return 0  # a log SQLite ignores whole; nothing in it was readable
+    s0, s1 = c1, c2
+    frame = FRAME_HEADER + page_size
+    damaged = False
+    lost = 0
+    for offset in range(WAL_HEADER, len(data) - frame + 1, frame):
+        page, commit, fsalt1, fsalt2, f1, f2 = struct.unpack(
+            ">6I", data[offset:offset + FRAME_HEADER])
+        if (fsalt1, fsalt2) != (salt1, salt2):
+            continue  # left over from an earlier log: never part of this one
+        if not damaged:
+            s0, s1 = _wal_checksum(data[offset:offset + 8], big, s0, s1)
+            s0, s1 = _wal_checksum(data[offset + FRAME_HEADER:offset + frame], big, s0, s1)
+            if (s0, s1) != (f1, f2) or page == 0:
+                damaged = True
+        if damaged and commit:
+            lost += 1
+    return lost
+
+
+def keep_copy(path: Path, why: str) -> Path:
+    """Copy the database and its -wal file (as they are) beside it; returns the copy's path."""
+    stamp = _now().strftime("%Y%m%d-%H%M%S")
+    copy = path.with_name(f"{path.name}.{why}-{stamp}")
+    try:
+        shutil.copyfile(path, copy)
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size:
+            shutil.copyfile(wal, Path(f"{copy}-wal"))
+    except OSError as error:
+        raise StoreError(f"the database {path} has a damaged write-ahead log and could not be "
+                         f"copied before opening: {error.strerror}") from None
+    return copy
 
 
 def move_aside(path: Path) -> Path:
@@ -432,6 +632,43 @@ def move_aside(path: Path) -> Path:
         raise StoreError(f"the database {path} cannot be used and could not be moved aside: "
                          f"{error.strerror}") from None
     return aside
+
+
+def write_atomically(path: Path, text: str, overwrite: bool) -> None:
+    """Write `text` to `path` so that a crash leaves the old file or the new one, never half.
+
+    The text goes to a temporary file beside the target, which is fsynced and then renamed
+    over it (or hard-linked to it when `overwrite` is false, which fails if the target exists
+    however late it appeared); the folder is fsynced so the rename survives a power cut.
+    Raises FileExistsError when the target exists and `overwrite` is false.
+    """
+    folder = path.parent
+    temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if overwrite:
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links (FAT on a USB stick)
+                if path.exists():
+                    raise FileExistsError(path) from None
+                os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            os.unlink(temporary)
+    folder_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(folder_fd)
+    finally:
+        os.close(folder_fd)
 
 
 def default_database_path() -> Path:

@@ -306,7 +306,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _text(cmd, key, value, ("victory", "defeat", "sacrifice"))
     if key == "level":
         return _whole_number(cmd, key, value, 0, 6)
-    if key in ("force", "confirm", "thematic", "events", "replace"):
+    if key in ("force", "confirm", "thematic", "events", "replace", "overwrite"):
         if not isinstance(value, bool):
             raise Refused(f"'{cmd}': {key} must be true or false, not {value!r}")
         return value

@@ -87,6 +87,11 @@ APP_TITLE = N_("Spirit Island companion")
 DATABASE_UNUSABLE = N_("The games file cannot be opened, so nothing can be saved: {reason}")
 DATABASE_SET_ASIDE = N_("The games file could not be read; it was kept as {name} and a new one "
                         "was started.")
+DATABASE_READ_ONLY = N_("The games file cannot be written, so nothing will be saved: games can "
+                        "be looked at and resumed until space is freed or the file may be "
+                        "written again.")
+GAMES_SET_ASIDE = N_("A saved game could not be replayed from its log; it was kept, marked "
+                     "unreadable, and is not resumed.")
 
 SHORTCUT_KEYS = {32: "done", 13: "done", 271: "done"}  # space, enter, keypad enter
 
@@ -270,6 +275,10 @@ class CompanionApp(App):
         if self.service is None:
             return
         notices = list(self.start_notices)
+        if getattr(self.service, "unreadable_games", None):
+            notices.insert(0, _(GAMES_SET_ASIDE))
+        if getattr(self.service.store, "read_only", None) is not None:
+            notices.insert(0, _(DATABASE_READ_ONLY))
         set_aside = getattr(self.service.store, "set_aside", None)
         if set_aside is not None:
             notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))

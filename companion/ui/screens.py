@@ -928,7 +928,8 @@ def catalogue_names() -> dict[str, str]:
 
 GAME_RESULT_NAMES = {"victory": N_("victory"), "defeat": N_("defeat"),
                      "sacrifice": N_("sacrifice victory"), "active": N_("in progress"),
-                     "finished": N_("finished"), "abandoned": N_("abandoned")}
+                     "finished": N_("finished"), "abandoned": N_("abandoned"),
+                     "unreadable": N_("unreadable")}
 """A history row's result, or its status while it has none."""
 
 

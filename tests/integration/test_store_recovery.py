@@ -1,0 +1,336 @@
+"""What the games database survives: failed saves, unreplayable logs, foreign files, exports
+over the database, read-only files and full disks, damaged write-ahead logs (issue 16)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.model.errors import Refused
+from companion.model.view import state_view
+from companion.service import GameService
+from companion.store import GameStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def service_on(path: Path) -> tuple[GameService, list[str]]:
+    store, notices = GameStore.open(path)
+    service = GameService(store, seed_source=lambda: 77)
+    service.resume_latest()
+    return service, notices + service.notices
+
+
+def play(service: GameService, cmd: str, **fields: Any) -> Any:
+    return service.handle(service.parse({"cmd": cmd, **fields}))
+
+
+def view(service: GameService) -> dict[str, Any]:
+    assert service.state is not None
+    return state_view(service.state)
+
+
+def script(db: Path, *lines: dict[str, Any] | str,
+           as_user: list[str] | None = None) -> tuple[list[dict[str, Any]], str, int]:
+    raw = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
+                  for line in lines).encode()
+    done = subprocess.run([*(as_user or []), sys.executable, "-m", "companion", "script",
+                           "--db", str(db)],
+                          input=raw, capture_output=True, cwd=ROOT, timeout=60)
+    answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    return answers, done.stderr.decode(), done.returncode
+
+
+# --- 2: a failed save changes nothing; a log that does not replay never stops the start -------
+
+
+def test_a_save_that_fails_for_any_reason_leaves_the_session_as_it_was(tmp_path: Path) -> None:
+    service, _ = service_on(tmp_path / "g.sqlite3")
+    play(service, "new_game", players=2, seed=3)
+    before = view(service)
+    with pytest.raises(Refused, match="could not save this action"):
+        play(service, "declare", result="victory", reason="\udc80")  # SQLite cannot store it
+    assert view(service) == before and not service.session.can_undo
+    with pytest.raises(Refused, match="nothing to undo"):
+        play(service, "undo")
+    play(service, "fear", amount=2)
+    service.store.close()
+    again, notices = service_on(tmp_path / "g.sqlite3")
+    assert notices == [] and view(again)["fear"]["generated"] == 2
+
+
+def test_the_driver_refuses_an_unsavable_action_and_starts_again_afterwards(
+        tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    answers, _, code = script(
+        db, {"cmd": "new_game", "players": 2, "seed": 3},
+        '{"cmd": "declare", "result": "victory", "reason": "\\udc80"}', {"cmd": "undo"})
+    assert code == 0 and [a["ok"] for a in answers] == [True, False, False]
+    assert "internal error" not in answers[1]["error"]
+    answers, stderr, code = script(db, {"cmd": "state"})
+    assert code == 0 and answers[0]["ok"] and answers[0]["state"]["game"] == 1, stderr
+
+
+def spoil_the_log(db: Path) -> None:
+    """Log an undo the game cannot replay, as the old driver did after a failed save."""
+    with sqlite3.connect(db) as raw:
+        raw.execute("INSERT INTO commands (game_id, seq, command, at) VALUES "
+                    "(2, 2, '{\"cmd\": \"undo\"}', '2026-01-01T00:00:00+00:00')")
+        raw.execute("UPDATE games SET log_length = 2 WHERE id = 2")
+
+
+def test_a_game_whose_log_does_not_replay_is_set_aside_and_the_rest_stays_usable(
+        tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    play(service, "fear", amount=3)
+    play(service, "new_game", players=1, seed=4)
+    service.store.close()
+    spoil_the_log(db)
+    service, notices = service_on(db)
+    assert service.state is None and service.unreadable_games == [2]
+    assert len(notices) == 1 and "game 2" in notices[0] and "cannot be replayed" in notices[0]
+    games = {g["id"]: g for g in service.store.games()}
+    assert games[2]["status"] == "unreadable" and games[2]["log_length"] == 2
+    assert len(service.store.full_log(2)) == 2  # the evidence is kept
+    with pytest.raises(Refused, match="cannot be replayed"):
+        play(service, "resume", game=2)
+    play(service, "resume", game=1)
+    assert view(service)["fear"]["generated"] == 3
+    play(service, "fear")
+    service.store.close()
+    again, notices = service_on(db)
+    assert notices == [] and view(again)["fear"]["generated"] == 4
+
+
+def test_the_driver_starts_on_a_database_with_an_unreplayable_game(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    script(db, {"cmd": "new_game", "players": 2, "seed": 3},
+           {"cmd": "new_game", "players": 1, "seed": 4})
+    spoil_the_log(db)
+    answers, stderr, code = script(db, {"cmd": "games"}, {"cmd": "resume", "game": 1})
+    assert code == 0, stderr
+    assert [g["status"] for g in answers[0]["games"]] == ["active", "unreadable"]
+    assert answers[1]["ok"] and answers[1]["state"]["game"] == 1
+    assert "game 2" in stderr and "cannot be replayed" in stderr
+
+
+# --- 3: a foreign database is moved aside before anything is written to it --------------------
+
+
+def foreign_games_table(path: Path) -> None:
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT, shelf TEXT)")
+        other.execute("INSERT INTO games (title, shelf) VALUES ('Spirit Island', 'top')")
+
+
+def foreign_with_our_table_names(path: Path) -> None:
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, status TEXT)")
+        other.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+
+
+@pytest.mark.parametrize("make", [foreign_games_table, foreign_with_our_table_names])
+def test_a_foreign_database_with_our_table_names_is_moved_aside_unchanged(
+        tmp_path: Path, make: Any) -> None:
+    db = tmp_path / "games.sqlite3"
+    make(db)
+    original = db.read_bytes()
+    store, notices = GameStore.open(db)
+    assert len(notices) == 1 and "is not a companion database" in notices[0]
+    assert store.set_aside is not None and store.set_aside.read_bytes() == original
+    assert not Path(f"{store.set_aside}-wal").exists()
+    with sqlite3.connect(f"{store.set_aside.as_uri()}?mode=ro", uri=True) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert [n for (n,) in raw.execute("SELECT name FROM sqlite_master")
+                if n.startswith("_sqlite")] == []
+    service = GameService(store, seed_source=lambda: 1)
+    play(service, "new_game", players=1, seed=1)
+    assert store.integrity() == "ok"
+
+
+def test_a_companion_database_without_its_marker_is_still_opened(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    service.store.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA application_id = 0")  # as written before the marker existed
+    again, notices = service_on(db)
+    assert notices == [] and again.game_id == 1
+
+
+# --- 6: export writes a new file whole, never over the games database -------------------------
+
+
+def a_game(db: Path) -> GameService:
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    play(service, "fear", amount=2)
+    return service
+
+
+@pytest.mark.parametrize("target", ["g.sqlite3", "g.sqlite3-wal", "g.sqlite3-shm", "link"])
+def test_an_export_never_writes_over_the_games_database(tmp_path: Path, target: str) -> None:
+    db = tmp_path / "g.sqlite3"
+    service = a_game(db)
+    (tmp_path / "link").symlink_to(db)
+    with pytest.raises(Refused, match="is the games database"):
+        play(service, "export", path=str(tmp_path / target), overwrite=True)
+    with pytest.raises(Refused, match="is the games database"):
+        play(service, "tag_export", path=str(tmp_path / target))
+    service.store.close()
+    again, notices = service_on(db)
+    assert notices == [] and [g["id"] for g in again.store.games()] == [1]
+    assert view(again)["fear"]["generated"] == 2
+
+
+def test_an_export_refuses_an_existing_file_unless_told_to_overwrite(tmp_path: Path) -> None:
+    service = a_game(tmp_path / "g.sqlite3")
+    target = tmp_path / "game.json"
+    target.write_text("my notes\n")
+    with pytest.raises(Refused, match="already exists.*overwrite"):
+        play(service, "export", path=str(target))
+    assert target.read_text() == "my notes\n"
+    exported = play(service, "export", path=str(target), overwrite=True).extra["exported"]
+    assert exported["commands"] == 2 and json.loads(target.read_text())["log"][1]["cmd"] == "fear"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_an_export_that_cannot_be_written_leaves_no_half_file(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              ) -> None:
+    service = a_game(tmp_path / "g.sqlite3")
+    target = tmp_path / "game.json"
+    target.write_text("the old export\n")
+
+    def no_space(_fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", no_space)
+    with pytest.raises(Refused, match="No space left"):
+        play(service, "export", path=str(target), overwrite=True)
+    assert target.read_text() == "the old export\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+# --- 4: a file that cannot be written opens for reading; every change is refused in words -----
+
+
+@pytest.fixture
+def open_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder another user can reach (pytest's own are private to their owner)."""
+    if os.geteuid() != 0:
+        yield tmp_path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="companion-ro-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def without_write_permission(db: Path) -> list[str]:
+    """Make the database and its folder read-only; the command prefix that makes it so even
+    for root (who may write anything): run as nobody."""
+    db.chmod(0o444)
+    db.parent.chmod(0o555)
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: a read-only file cannot be made")
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def test_the_driver_answers_from_a_read_only_database_and_refuses_every_change(
+        open_folder: Path) -> None:
+    db = open_folder / "g.sqlite3"
+    script(db, {"cmd": "new_game", "players": 2, "seed": 3}, {"cmd": "fear", "amount": 2},
+           {"cmd": "new_game", "players": 1, "seed": 4})
+    original = db.read_bytes()
+    as_user = without_write_permission(db)
+    answers, stderr, code = script(
+        db, {"cmd": "state"}, {"cmd": "games"}, {"cmd": "history"}, {"cmd": "stats"},
+        {"cmd": "resume", "game": 1}, {"cmd": "fear"}, {"cmd": "abandon"},
+        {"cmd": "new_game", "players": 1}, {"cmd": "delete", "game": 2, "confirm": True},
+        {"cmd": "tag_enrol", "uid": "04a1b2c3", "kind": "command", "card": "done"},
+        {"cmd": "state"}, as_user=as_user)
+    assert code == 0 and "cannot be written" in stderr
+    assert [a["ok"] for a in answers] == [True] * 5 + [False] * 5 + [True]
+    assert answers[0]["state"]["game"] == 2 and len(answers[1]["games"]) == 2
+    assert answers[4]["state"]["fear"]["generated"] == 2
+    assert all(a["error"].startswith("the games file is read-only: ") for a in answers[5:10])
+    assert answers[10]["state"]["fear"]["generated"] == 2
+    assert db.read_bytes() == original
+
+
+def test_opening_an_up_to_date_database_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    service.store.close()
+    original, stamp = db.read_bytes(), db.stat().st_mtime_ns
+    again, notices = service_on(db)  # a full disk refuses writes, not reads
+    assert notices == [] and again.store.read_only is None
+    again.store.close()
+    assert db.read_bytes() == original and db.stat().st_mtime_ns == stamp
+
+
+# --- 5: a damaged write-ahead log: what is lost is told, and the files as found are kept -------
+
+
+def crashed_copy(tmp_path: Path, commands: int) -> Path:
+    """A database whose last `commands` actions are only in its WAL, as a crash leaves it."""
+    live = tmp_path / "live.sqlite3"
+    service, _ = service_on(live)
+    play(service, "new_game", players=2, seed=3)
+    service.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for _ in range(commands):
+        play(service, "fear")
+    crashed = tmp_path / "g.sqlite3"
+    shutil.copyfile(live, crashed)
+    shutil.copyfile(f"{live}-wal", f"{crashed}-wal")
+    service.store.close()
+    return crashed
+
+
+def test_an_intact_wal_after_a_crash_keeps_every_command_and_says_nothing(
+        tmp_path: Path) -> None:
+    db = crashed_copy(tmp_path, 6)
+    service, notices = service_on(db)
+    assert notices == [] and view(service)["fear"]["generated"] == 6
+
+
+def test_a_damaged_wal_tells_what_was_lost_and_keeps_the_files_as_found(tmp_path: Path) -> None:
+    db = crashed_copy(tmp_path, 6)
+    wal = Path(f"{db}-wal")
+    data = bytearray(wal.read_bytes())
+    page = int.from_bytes(data[8:12], "big")
+    middle = 32 + (len(data) - 32) // (24 + page) // 2 * (24 + page)
+    data[middle + 24 + 100] ^= 0xFF  # one flipped byte in a frame halfway through the log
+    wal.write_bytes(bytes(data))
+    found = db.read_bytes(), bytes(data)
+    service, notices = service_on(db)
+    generated = view(service)["fear"]["generated"]
+    assert generated < 6  # SQLite's recovery dropped the commits after the damage
+    assert len(notices) == 1 and "write-ahead log" in notices[0] and "lost" in notices[0]
+    copies = [p for p in tmp_path.iterdir() if ".damaged-wal-" in p.name]
+    main = next(p for p in copies if not p.name.endswith("-wal"))
+    assert (main.read_bytes(), Path(f"{main}-wal").read_bytes()) == found
+    assert str(main) in notices[0]
+    lost = int(notices[0].split(": ")[1].split(" ")[0])
+    assert lost == 6 - generated
