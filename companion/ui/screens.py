@@ -520,7 +520,7 @@ class TableScreen(Screen):
         rows = self.ids.banner_rows
         rows.clear_widgets()
         for line in self._banners.values():
-            rows.add_widget(BannerLine(text=line.text, kind=line.kind))
+            rows.add_widget(BannerLine(text=line.text, kind=line.kind, scale=self.glance))
         self.banner = "\n".join(line.text for line in self._banners.values())
         self._fit_banners()
 
@@ -745,6 +745,8 @@ class BannerLine(GrowLabel):
 
     kind = StringProperty("")
     """The kind of news (an event type, or "undo")."""
+    scale = NumericProperty(1.0)
+    """The table's scale with the window (its `glance`)."""
 
 
 class GameMenu(InstantPopup):
