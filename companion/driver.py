@@ -92,8 +92,8 @@ class ScriptDriver:
                 "log has the details", "state": state}
 
     def run(self, lines: IO[bytes], out: IO[bytes], stop: StopSignals | None = None) -> None:
-        """Answer every line until the end of input, a closed output, or a stop signal (which
-        lets the line in hand finish and be answered)."""
+        """Answer every line until the end of input or a stop signal (which lets the line in
+        hand finish and be answered); run_script deals with an output that goes away."""
         stop = stop or StopSignals()
         try:
             while not stop.requested:
@@ -104,7 +104,7 @@ class ScriptDriver:
                     if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                         _skip_rest_of_line(lines)
                         answer = self._refusal(f"that line is longer than {MAX_LINE_BYTES} "
-                                               "bytes; it was not read")
+                                               "bytes; it was skipped unparsed")
                     else:
                         answer = self.handle_line(raw.decode("utf-8", errors="replace"))
                     out.write(encode_answer(answer))
