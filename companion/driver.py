@@ -7,8 +7,11 @@ printed only once the command is on disk.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
+import re
 import sys
 from typing import IO, Any
 
@@ -16,8 +19,17 @@ from . import i18n
 from .model.errors import Refused
 from .model.view import state_view
 from .service import GameService
+from .signals import StopSignals
 
 log = logging.getLogger(__name__)
+
+MAX_LINE_BYTES = 1024 * 1024
+"""A longer input line is refused unread (its bytes are skipped up to the next newline)."""
+
+MAX_ERROR_CHARS = 2000
+"""A refusal's reason is cut to this length; the parts echoing input are already short."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ScriptDriver:
@@ -44,10 +56,14 @@ class ScriptDriver:
 
     def handle_line(self, line: str) -> dict[str, Any]:
         try:
-            data = json.loads(line)
-        except (ValueError, RecursionError) as error:
-            return self._refusal(f"that line is not valid JSON ({_short(error)})")
-        return self.handle(data)
+            try:
+                data = json.loads(line)
+            except (ValueError, RecursionError) as error:
+                return self._refusal(f"that line is not valid JSON ({_short(error)})")
+            return self.handle(data)
+        except Exception:  # the last resort: whatever went wrong, the line gets its answer
+            log.exception("line failed: %.200r", line)
+            return self._internal_error()
 
     def handle(self, data: Any) -> dict[str, Any]:
         """One command as decoded JSON (what the touchscreen sends), answered like a line."""
@@ -56,20 +72,67 @@ class ScriptDriver:
         except Refused as refusal:
             return self._refusal(refusal.in_language(self.translate))
         except Exception:  # a bug must not cost the game: the session is unchanged
-            log.exception("command failed: %r", data)
-            return self._refusal("internal error: the command was not carried out")
+            log.exception("command failed: %.200r", data)
+            return self._internal_error()
         return {"ok": True, "events": [event.to_dict() for event in reply.events],
                 **reply.extra, "state": self.state()}
 
     def _refusal(self, reason: str) -> dict[str, Any]:
+        if len(reason) > MAX_ERROR_CHARS:
+            reason = reason[:MAX_ERROR_CHARS] + "…"
         return {"ok": False, "error": reason, "state": self.state()}
 
-    def run(self, lines: IO[bytes], out: IO[str]) -> None:
-        for raw in lines:
-            line = raw.decode("utf-8", errors="replace")
-            answer = self.handle_line(line)
-            out.write(json.dumps(answer, ensure_ascii=False) + "\n")
-            out.flush()
+    def _internal_error(self) -> dict[str, Any]:
+        try:
+            state = self.state()
+        except Exception:
+            log.exception("the state cannot be shown")
+            state = None
+        return {"ok": False, "error": "internal error: the command was not carried out; the "
+                "log has the details", "state": state}
+
+    def run(self, lines: IO[bytes], out: IO[bytes], stop: StopSignals | None = None) -> None:
+        """Answer every line until the end of input or a stop signal (which lets the line in
+        hand finish and be answered); run_script deals with an output that goes away."""
+        stop = stop or StopSignals()
+        try:
+            while not stop.requested:
+                raw = lines.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    return
+                with stop.deferred():
+                    if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                        _skip_rest_of_line(lines)
+                        answer = self._refusal(f"that line is longer than {MAX_LINE_BYTES} "
+                                               "bytes; it was skipped unparsed")
+                    else:
+                        answer = self.handle_line(raw.decode("utf-8", errors="replace"))
+                    out.write(encode_answer(answer))
+                    out.flush()
+        except KeyboardInterrupt:  # SIGINT or SIGTERM while waiting for a line
+            return
+
+
+def encode_answer(answer: dict[str, Any]) -> bytes:
+    """One answer as a line of UTF-8 JSON.
+
+    Text keeps its characters (ensure_ascii=False), except a lone UTF-16 surrogate (which a
+    line can carry as an escape such as \\ud800, and a refusal may echo): it has no UTF-8
+    form, so it becomes U+FFFD, the replacement character, which every JSON reader accepts.
+    """
+    text = json.dumps(answer, ensure_ascii=False)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = _SURROGATE.sub("\ufffd", text).encode("utf-8")
+    return data + b"\n"
+
+
+def _skip_rest_of_line(lines: IO[bytes]) -> None:
+    while True:
+        chunk = lines.readline(MAX_LINE_BYTES)
+        if not chunk or chunk.endswith(b"\n"):
+            return
 
 
 def _short(error: Exception) -> str:
@@ -77,8 +140,26 @@ def _short(error: Exception) -> str:
 
 
 def run_script(service: GameService, language: str = "en") -> int:
+    """Answer stdin on stdout until end of input or SIGINT/SIGTERM; a closed or vanished
+    stdout ends it quietly (there is no one left to answer)."""
+    if sys.stdout is None:  # started with stdout closed (>&-)
+        print("companion script: standard output is closed, so nothing could be answered",
+              file=sys.stderr)
+        return 1
+    if sys.stdin is None:
+        return 0
     if sys.stdin.isatty():
         print('companion script: type one JSON command per line, e.g. {"cmd": "new_game", '
               '"players": 2}; end with Ctrl-D.', file=sys.stderr)
-    ScriptDriver(service, language).run(sys.stdin.buffer, sys.stdout)
+    try:
+        with StopSignals() as stop:
+            ScriptDriver(service, language).run(sys.stdin.buffer, sys.stdout.buffer, stop)
+    except OSError:
+        # The reader went away (| head, EPIPE) or stdout cannot be written (EBADF): stop
+        # without a traceback, and point stdout at /dev/null so that Python's own flush at
+        # exit does not complain either.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
     return 0

@@ -15,9 +15,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+from .files import read_limited
 from .model import commands as c
 from .model.catalogue import catalogue
 from .model.codec import state_from_record, state_to_record
+from .model.commands import cut
 from .model.course import round_series
 from .model.errors import Refused
 from .model.events import Event
@@ -392,11 +394,10 @@ class GameService:
 
     def _import(self, path: Path) -> dict[str, Any]:
         try:
-            document = json.loads(path.expanduser().read_text(encoding="utf-8"))
-        except OSError as error:
-            raise Refused(f"could not read {path}: {error.strerror}") from None
-        except ValueError as error:
-            raise Refused(f"{path} is not a JSON file ({error})") from None
+            document = json.loads(read_limited(path.expanduser()).decode("utf-8"))
+        except (ValueError, RecursionError) as error:  # RecursionError: nested too deep
+            reason = cut(str(error).partition("\n")[0])
+            raise Refused(f"{cut(str(path))} is not a JSON file ({reason})") from None
         if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
             raise Refused(f"{path} is not an exported companion game")
         if document.get("version") != EXPORT_VERSION:
@@ -405,10 +406,12 @@ class GameService:
         log = document.get("log")
         if not isinstance(log, list) or not log:
             raise Refused(f"{path} holds no command log")
+        if not isinstance(document.get("final_state"), dict):
+            raise Refused(f"{path} holds no final state to check the replay against")
         try:
             session = _replay(log, self._seed_source)
             expected = state_from_record(document["final_state"])
-        except (Refused, ValueError, KeyError, TypeError) as error:
+        except (Refused, ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
             raise Refused(f"{path} does not replay: {error}") from None
         if session.state != expected:
             raise Refused(f"{path} does not replay to the result it records; it was not "
@@ -468,9 +471,7 @@ class GameService:
 
     def _import_tags(self, path: Path, replace: bool) -> dict[str, Any]:
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise Refused(f"could not read {path}: {error.strerror}") from None
+            text = read_limited(path).decode("utf-8")
         except UnicodeDecodeError:
             raise Refused(f"{path} is not a UTF-8 text file; save it as CSV (UTF-8) and try "
                           "again") from None

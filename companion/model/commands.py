@@ -7,6 +7,7 @@ command log can be written out and read back to the same commands.
 
 from __future__ import annotations
 
+import re
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
@@ -250,6 +251,7 @@ COMMANDS: dict[str, type[Command]] = {
 
 # The quick changes an `effect` may bundle.
 EFFECT_PARTS = (GenerateFear, Destroy, AddBlight, Heal, LoseFear)
+EFFECT_REGISTRY: dict[str, type[Command]] = {cls.name: cls for cls in EFFECT_PARTS}
 
 # Where move_card can put a card.
 CARD_PLACES = ("deck_top", "deck_bottom", "discard", "high_immigration", "ravage", "build",
@@ -258,11 +260,33 @@ CARD_PLACES = ("deck_top", "deck_bottom", "discard", "high_immigration", "ravage
 # A sanity bound: no single table action moves more than this many markers.
 MAX_AMOUNT = 1000
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+# A refusal quotes at most this many characters of what was sent.
+MAX_ECHO = 200
+
+
+def shown(value: Any) -> str:
+    """What was sent, quoted for a refusal: its repr, cut to MAX_ECHO characters with "…"."""
+    return cut(repr(value) if not isinstance(value, (list, dict)) else _short_repr(value))
+
+
+def cut(text: str) -> str:
+    """Text a refusal echoes, cut to MAX_ECHO characters with "…"."""
+    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
+
+
+def _short_repr(value: list[Any] | dict[Any, Any]) -> str:
+    # The repr of a deep list or object would recurse as deep as it goes: show its start only.
+    if isinstance(value, list):
+        return "[…]" if value else "[]"
+    return "{…}" if value else "{}"
+
 
 def _whole_number(cmd: str, key: str, value: Any, low: int, high: int) -> int:
     # bool is an int in Python; `true` is not a number of anything.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Refused(f"'{cmd}': {key} must be a whole number, not {value!r}")
+        raise Refused(f"'{cmd}': {key} must be a whole number, not {shown(value)}")
     if not low <= value <= high:
         raise Refused(f"'{cmd}': {key} must be between {low} and {high}, not {value}")
     return value
@@ -270,9 +294,13 @@ def _whole_number(cmd: str, key: str, value: Any, low: int, high: int) -> int:
 
 def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
     if not isinstance(value, str):
-        raise Refused(f"'{cmd}': {key} must be text, not {value!r}")
+        raise Refused(f"'{cmd}': {key} must be text, not {shown(value)}")
+    if _SURROGATE.search(value):
+        # JSON can carry one (\ud800); UTF-8 cannot, so it could be neither stored nor shown.
+        raise Refused(f"'{cmd}': {key} holds a lone UTF-16 surrogate, which is not a "
+                      f"character: {shown(value)}")
     if choices is not None and value not in choices:
-        raise Refused(f"'{cmd}': {key} must be one of {', '.join(choices)}, not {value!r}")
+        raise Refused(f"'{cmd}': {key} must be one of {', '.join(choices)}, not {shown(value)}")
     return value
 
 
@@ -308,7 +336,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _whole_number(cmd, key, value, 0, 6)
     if key in ("force", "confirm", "thematic", "events", "replace", "overwrite"):
         if not isinstance(value, bool):
-            raise Refused(f"'{cmd}': {key} must be true or false, not {value!r}")
+            raise Refused(f"'{cmd}': {key} must be true or false, not {shown(value)}")
         return value
     if key == "fear_split":
         if not isinstance(value, list) or not value:
@@ -321,13 +349,26 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         if not isinstance(value, list) or not value:
             raise Refused(f"'{cmd}': commands must be a non-empty list of fear, destroy, "
                           "blight, heal or lose_fear commands")
-        parts = tuple(parse_command(v) for v in value)
-        for part in parts:
-            if not isinstance(part, EFFECT_PARTS):
+        parts = []
+        for v in value:
+            # Checked before parsing: an effect inside an effect would recurse without end.
+            name = v.get("cmd") if isinstance(v, dict) else None
+            if isinstance(name, str) and name in COMMANDS and COMMANDS[name] not in EFFECT_PARTS:
                 raise Refused(f"'{cmd}': an effect may only combine fear, destroy, blight, heal "
-                              f"and lose_fear, not '{part.name}'")
-        return parts
+                              f"and lose_fear, not '{name}'")
+            parts.append(parse_command(v, EFFECT_REGISTRY))
+        return tuple(parts)
+    if key == "path":
+        return _path(cmd, _text(cmd, key, value))
     return _text(cmd, key, value)
+
+
+def _path(cmd: str, value: str) -> str:
+    # No file has such a name: the operating system would raise rather than answer.
+    if "\0" in value:
+        raise Refused(f"'{cmd}': path {shown(value)} contains a NUL character; no file has "
+                      "such a name")
+    return value
 
 
 def parse_command(data: Any, registry: dict[str, type[Command]] | None = None) -> Command:
@@ -343,11 +384,11 @@ def parse_command(data: Any, registry: dict[str, type[Command]] | None = None) -
         raise Refused("the object has no \"cmd\" field naming the command")
     cls = registry.get(name)
     if cls is None:
-        raise Refused(f"unknown command {name!r}; known commands: {', '.join(registry)}")
+        raise Refused(f"unknown command {shown(name)}; known commands: {', '.join(registry)}")
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(data) - set(known) - {"cmd"})
     if unknown:
-        raise Refused(f"'{name}' does not take {', '.join(unknown)}; it takes "
+        raise Refused(f"'{name}' does not take {cut(', '.join(unknown))}; it takes "
                       f"{', '.join(known) or 'no fields'}")
     values = {}
     for key, f in known.items():

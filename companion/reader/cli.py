@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..signals import StopSignals
+
 # The same as serial_reader.FAMILY_CHOICES (a test checks): this module is imported by every
 # `companion` command, and pyserial is imported only by the ones that use it.
 LISTEN_FAMILIES = ("auto", "pn532", "em4100", "line")
@@ -27,7 +29,8 @@ def add_reader_commands(commands: Any) -> None:
         "listen", help="print one JSON line per reader event until interrupted",
         description="Opens the reader and prints one JSON object per line for each event "
         '({"event": "present", "uid": "04497622D93881", "family": "pn532", ...}; also '
-        "removed, connected, disconnected and error) until Ctrl+C. A lost line is retried.")
+        "removed, connected, disconnected and error) until Ctrl+C or SIGTERM. A lost line is "
+        "retried.")
     listen.add_argument("--port", required=True,
                         help="a pyserial URL (/dev/serial0, /dev/ttyUSB0, hwgrep://…, "
                         "socket://…) or auto")
@@ -86,13 +89,14 @@ def listen(args: argparse.Namespace) -> int:
     reader = SerialReader(settings, events.put)
     reader.start()
     try:
-        while True:
-            try:
-                event = events.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            print(json.dumps(event.to_dict()), flush=True)
-    except KeyboardInterrupt:
+        with StopSignals():  # Ctrl+C works even when started with SIGINT ignored
+            while True:
+                try:
+                    event = events.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                print(json.dumps(event.to_dict()), flush=True)
+    except KeyboardInterrupt:  # SIGINT or SIGTERM
         return 0
     except BrokenPipeError:  # the reading end went away (| head): stop quietly
         return 0

@@ -31,6 +31,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
+from ..signals import StopSignals
+
 FAMILIES = ("pn532", "rdm6300", "id12la", "line")
 
 # How long a caller waits for the emulator thread to carry out a request.
@@ -848,14 +850,18 @@ def main(argv: list[str] | None = None) -> int:
                                   alternate_misses=args.alternate_misses)
     except ValueError as error:
         parser.error(f"bad option: {error}")
-    with emulator:
-        print(emulator.port, flush=True)
-        for line in sys.stdin:
-            reply = run_script_line(emulator, line)
-            if reply is not None:
-                print(reply, flush=True)
-            if reply == "ok quit":
-                break
+    # Ctrl+C or SIGTERM ends it like quit, even when started with SIGINT ignored.
+    with emulator, StopSignals():
+        try:
+            print(emulator.port, flush=True)
+            for line in sys.stdin:
+                reply = run_script_line(emulator, line)
+                if reply is not None:
+                    print(reply, flush=True)
+                if reply == "ok quit":
+                    break
+        except KeyboardInterrupt:
+            pass
     return 0
 
 

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import Any
+
+from ..signals import STOP_SIGNALS
 
 NO_DISPLAY = ("companion: no display found (DISPLAY and WAYLAND_DISPLAY are not set); run it "
               "on the Pi's screen, run the tests with `python3 tasks.py test`, or play "
@@ -96,7 +100,18 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
         print(NO_WINDOW.format(display=os.environ.get("DISPLAY", ""),
                                why="no window provider worked"), file=sys.stderr)
         return 2
+    from kivy.clock import Clock
+
     from .app import CompanionApp
 
-    CompanionApp(config_dir=db_path.parent, open_service=open_service).run()
+    app = CompanionApp(config_dir=db_path.parent, open_service=open_service)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        # The handler runs between two bytecodes of the loop: let the loop itself stop the app.
+        Clock.schedule_once(lambda _dt: app.stop())
+
+    # Installed here, not inherited: a launcher may start the app with SIGINT ignored.
+    for number in STOP_SIGNALS:
+        signal.signal(number, stop)
+    app.run()
     return 0

@@ -1,0 +1,55 @@
+"""Reading a file a command names, safely: only a regular file, and only up to a size limit.
+
+A path can name /dev/zero (endless), a FIFO (blocks until someone writes) or a huge file; the
+driver must answer every line, so such paths are refused with a reason instead of read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .model.commands import cut
+from .model.errors import Refused
+
+MAX_READ_BYTES = 8 * 1024 * 1024
+"""The largest file `import` and `tag_import` read (8 MiB); an export of a long game is far
+smaller."""
+
+
+def read_limited(path: Path, limit: int = MAX_READ_BYTES) -> bytes:
+    """The bytes of the regular file at `path`; raises Refused for anything else or anything
+    larger than `limit`."""
+    named = cut(str(path))
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below refuses it.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise Refused(f"could not read {named}: {error.strerror}") from None
+    except ValueError:  # a NUL or an unencodable character in the path
+        raise Refused(f"could not read {named}: no file can have that name") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise Refused(f"could not read {named}: it is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise Refused(f"could not read {named}: it is not a regular file (a device, FIFO "
+                          "or socket is never read)")
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1024 * 1024, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise Refused(f"could not read {named}: it is larger than {limit // (1024 * 1024)} "
+                          "MiB, the most a file to import may be")
+        return b"".join(chunks)
+    except OSError as error:
+        raise Refused(f"could not read {named}: {error.strerror}") from None
+    finally:
+        os.close(fd)
