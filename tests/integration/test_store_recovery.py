@@ -54,12 +54,22 @@ def script(db: Path, *lines: dict[str, Any] | str,
 # --- 2: a failed save changes nothing; a log that does not replay never stops the start -------
 
 
-def test_a_save_that_fails_for_any_reason_leaves_the_session_as_it_was(tmp_path: Path) -> None:
+def test_a_save_that_fails_for_any_reason_leaves_the_session_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     service, _ = service_on(tmp_path / "g.sqlite3")
     play(service, "new_game", players=2, seed=3)
     before = view(service)
+    store_append = service.store.append
+
+    def fails(*args: object, **kwargs: object) -> None:
+        # Not a StoreError: what SQLite raised for a text it could not encode, before the
+        # driver learnt to refuse lone surrogates when it reads a command.
+        raise UnicodeEncodeError("utf-8", "\udc80", 0, 1, "surrogates not allowed")
+
+    monkeypatch.setattr(service.store, "append", fails)
     with pytest.raises(Refused, match="could not save this action"):
-        play(service, "declare", result="victory", reason="\udc80")  # SQLite cannot store it
+        play(service, "declare", result="victory", reason="we won")
+    monkeypatch.setattr(service.store, "append", store_append)
     assert view(service) == before and not service.session.can_undo
     with pytest.raises(Refused, match="nothing to undo"):
         play(service, "undo")
