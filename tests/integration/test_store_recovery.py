@@ -181,6 +181,47 @@ def test_a_companion_database_without_its_marker_is_still_opened(tmp_path: Path)
     assert notices == [] and again.game_id == 1
 
 
+# --- a damaged index is found on opening: quick_check alone would miss it -----------------------
+
+
+def hide_an_index_row(db: Path) -> None:
+    """Leave a games row out of its index: while the index's schema says `WHERE 0` (a partial
+    index that takes no row), a row is inserted; then the schema is put back. Only SQLite's
+    documented writable_schema is used, so this works with any SQLite."""
+    index = "idx_games_status_updated_at"
+    with sqlite3.connect(db) as raw:
+        original = raw.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                               [index]).fetchone()[0]
+        raw.execute("PRAGMA writable_schema = ON")
+        raw.execute("UPDATE sqlite_master SET sql = ? WHERE name = ?",
+                    [f"{original} WHERE 0", index])
+    with sqlite3.connect(db) as raw:  # a new connection reads the changed schema
+        raw.execute("INSERT INTO games (status, started_at, updated_at, log_length, setup) "
+                    "VALUES ('active', 'x', 'x', 0, '{}')")
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA writable_schema = ON")
+        raw.execute("UPDATE sqlite_master SET sql = ? WHERE name = ?", [original, index])
+    raw.close()
+
+
+def test_a_missing_index_row_is_found_on_opening_and_the_file_moved_aside(
+        tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    service = a_game(db)
+    service.store.close()
+    hide_an_index_row(db)
+    with sqlite3.connect(db) as raw:  # the damage this test is about: only a full check sees it
+        assert raw.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert "missing from index" in raw.execute("PRAGMA integrity_check").fetchone()[0]
+    raw.close()
+    found = db.read_bytes()
+    store, notices = GameStore.open(db)
+    assert len(notices) == 1 and "is damaged (integrity_check: " in notices[0]
+    assert "missing from index" in notices[0]
+    assert store.set_aside is not None and store.set_aside.read_bytes() == found
+    assert store.games() == [] and store.integrity() == "ok"
+
+
 # --- 6: export writes a new file whole, never over the games database -------------------------
 
 
