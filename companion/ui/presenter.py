@@ -67,8 +67,6 @@ RESULT_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 
-FEAR_CARD_NAMES = {card.id: card.name for card in FEAR_CARDS.values()}
-BLIGHT_CARD_NAMES = {card.id: card.name for card in BLIGHT_CARDS.values()}
 
 SLOTS = ("high_immigration", "ravage", "build", "explore")
 
@@ -455,13 +453,15 @@ def describe_command(command: dict[str, Any]) -> str:
     if kind == "reveal":
         return _("{card} turned over").format(card=card_face(command.get("card", "")).name)
     if kind in ("fear_card", "resolve_fear") and command.get("card"):
-        name = _(FEAR_CARD_NAMES.get(command["card"], command["card"]))
+        fear_card = FEAR_CARDS.get(command["card"])
+        name = _(fear_card.name) if fear_card else command["card"]
         return (_("{card} turned over") if kind == "fear_card"
                 else _("{card} resolved")).format(card=name)
     if kind == "resolve_fear":
         return _("fear card resolved")
     if kind == "next_blight_card":
-        name = _(BLIGHT_CARD_NAMES.get(command.get("card", ""), command.get("card", "")))
+        blight_card = BLIGHT_CARDS.get(command.get("card", ""))
+        name = _(blight_card.name) if blight_card else command.get("card", "")
         return _("blight card {card} named").format(card=name)
     if kind == "ritual":
         return _("ritual")

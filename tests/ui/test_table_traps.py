@@ -28,6 +28,15 @@ def _to_step(ui: Harness, step: str, phase: str | None = None) -> None:
     raise AssertionError(f"never reached {step}")
 
 
+def _to_the_fear_step_with_one_card(ui: Harness) -> None:
+    """A 2-player game whose players destroy 4 cities in Growth (8 fear: one card)."""
+    start(ui)
+    _to_step(ui, "growth")
+    for _ in range(4):
+        ui.tap_id("city")
+    _to_step(ui, "fear")
+
+
 # --- a tap means one step -------------------------------------------------------------------
 
 
@@ -96,11 +105,7 @@ def test_a_random_blight_card_with_our_own_cards_is_named_when_it_flips(ui: Harn
 
 
 def test_naming_a_fear_card_shows_its_effect_until_done(ui: Harness) -> None:
-    start(ui)
-    _to_step(ui, "growth")
-    for _ in range(4):
-        ui.tap_id("city")  # 8 fear: one card with two players
-    _to_step(ui, "fear")
+    _to_the_fear_step_with_one_card(ui)
     ui.tap_id("done")
     ui.pick("avoid-the-dahan")
     card = FEAR_CARDS["avoid-the-dahan"]
@@ -153,11 +158,7 @@ def test_the_fear_picker_lists_the_expansions_in_play_and_finds_a_card_by_its_le
         ui.tap(expansions[expansion])  # the table owns only the base game and Branch & Claw
     assert ui.app.expansions == ["base", "branch-and-claw"]
     assert ui.app.config.get("newgame", "expansions") == "base,branch-and-claw"
-    start(ui)
-    _to_step(ui, "growth")
-    for _ in range(4):
-        ui.tap_id("city")
-    _to_step(ui, "fear")
+    _to_the_fear_step_with_one_card(ui)
     ui.tap_id("done")
     picker = ui.popup()
     shown = picker.shown()
@@ -247,11 +248,7 @@ def test_the_checklist_counts_ticks_and_asks_before_starting_with_items_left(
 
 def test_two_quick_taps_on_done_card_resolved_do_not_also_finish_the_fear_step(
         ui: Harness) -> None:
-    start(ui)
-    _to_step(ui, "growth")
-    for _ in range(4):
-        ui.tap_id("city")
-    _to_step(ui, "fear")
+    _to_the_fear_step_with_one_card(ui)
     ui.tap_id("done")
     ui.pick("avoid-the-dahan")
     ui.use_the_real_clock()
