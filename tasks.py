@@ -171,12 +171,12 @@ def screenshots(args: list[str]) -> int:
                            cwd=ROOT)
 
 
-def build_wheel(dest: Path) -> Path:
+def build_wheel(dest: Path, checkout: Path = ROOT) -> Path:
     """The companion's wheel, built from a copy of the checkout so that no build/ folder is left
     behind or read back."""
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "src"
-        shutil.copytree(ROOT, source, ignore=WHEEL_SOURCE_SKIP, symlinks=True)
+        shutil.copytree(checkout, source, ignore=WHEEL_SOURCE_SKIP, symlinks=True)
         out = Path(tmp) / "wheel"
         sh(BIN / "python", "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", out,
            source, env=dict(os.environ, SOURCE_DATE_EPOCH=WHEEL_EPOCH))

@@ -6,7 +6,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=deploy/common.sh
+# shellcheck source-path=SCRIPTDIR source=common.sh
 source "$HERE/common.sh"
 
 DATA=/var/lib/companion
