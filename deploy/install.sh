@@ -83,7 +83,7 @@ main() {
     take_lock
 
     case "$action" in
-        install) install "$display" "$rotate" "$source_dir" "$start" "$health_timeout" ;;
+        install) do_install "$display" "$rotate" "$source_dir" "$start" "$health_timeout" ;;
         rollback) rollback "$start" "$health_timeout" ;;
         uninstall) uninstall 0 ;;
         purge) uninstall 1 ;;
@@ -109,7 +109,7 @@ take_lock() {
 
 systemd_running() { [[ -d /run/systemd/system ]]; }
 
-install() {
+do_install() {
     local display=$1 rotate=$2 source_dir=$3 start=$4 health_timeout=$5
     local release old files_changed changed=0
     [[ -n "$display" ]] || display=$(installed_display)

@@ -178,3 +178,10 @@ def test_readonly_root_refuses_a_path_that_is_not_a_partition(tmp_path: Path) ->
 def test_readonly_root_needs_to_be_told_what_to_do() -> None:
     result = subprocess.run([str(READONLY)], capture_output=True, text=True)
     assert result.returncode != 0 and "--enable, --disable or --status" in result.stderr
+
+
+def test_no_function_in_the_scripts_shadows_a_command() -> None:
+    # A function called `install` once made install.sh's own `install -d` call itself forever.
+    names = {line.split("(")[0] for script in DEPLOY.glob("*.sh")
+             for line in script.read_text().splitlines() if line.endswith("() {")}
+    assert names and not {name for name in names if shutil.which(name)}
