@@ -32,8 +32,10 @@ BASE_PACKAGES = "systemd,systemd-sysv,udev,ca-certificates,python3,python3-venv"
 PI_CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 "
               "fsck.repair=yes rootwait quiet init=/usr/lib/raspberrypi-sys-mods/firstboot\n")
 GAME = '{"cmd":"new_game","players":1,"seed":1}\n{"cmd":"state"}\n'
+HOST_CA = "/etc/ssl/certs/ca-certificates.crt"
+CHROOT_CA = "/srv/host-ca-certificates.crt"
 CHROOT_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-              "HOME": "/root", "LANG": "C.UTF-8"}
+              "HOME": "/root", "LANG": "C.UTF-8", "PIP_CERT": CHROOT_CA}
 # A proxy nobody listens on: a run that reaches for the network fails.
 OFFLINE = {"http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
 
@@ -113,6 +115,9 @@ def fresh_root() -> None:
     resolv = ROOTFS / "etc/resolv.conf"
     resolv.unlink(missing_ok=True)
     shutil.copy("/etc/resolv.conf", resolv)
+    # The host's certificate authorities, for networks whose proxy signs HTTPS itself; pip in
+    # the chroot is pointed at them through PIP_CERT.
+    shutil.copy(HOST_CA, ROOTFS / CHROOT_CA.lstrip("/"))
 
 
 @contextmanager
