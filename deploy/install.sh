@@ -5,6 +5,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# The releases must be readable by the companion user whatever umask sudo passes on.
+umask 022
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$HERE/common.sh"
