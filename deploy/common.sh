@@ -106,8 +106,22 @@ cmdline_write() {
     shift
     line="$*"
     [[ "$line" == "$CMDLINE_OLD" ]] && return 0
-    # Written beside and renamed: a power cut leaves the old line or the new, never half a line.
-    printf '%s\n' "$line" >"$file.companion-new"
+    replace_file "$file" "$line"$'\n'
+}
+
+# Write CONTENT to FILE unless it holds exactly that already; prints "changed" when written.
+# Written beside and renamed: a power cut leaves the old file or the new, never half of one.
+write_if_changed() {
+    local file=$1 content=$2
+    if [[ -f "$file" ]] && [[ "$(cat "$file")"$'\n' == "$content" ]]; then
+        return 0
+    fi
+    replace_file "$file" "$content"
+}
+
+replace_file() {
+    local file=$1 content=$2
+    printf '%s' "$content" >"$file.companion-new"
     sync "$file.companion-new" 2>/dev/null || true
     mv -f "$file.companion-new" "$file"
     echo changed
@@ -128,12 +142,7 @@ env_set() {
         done <"$file"
     fi
     ((done)) || content+="$key=$value"$'\n'
-    if [[ -f "$file" ]] && [[ "$(cat "$file")"$'\n' == "$content" ]]; then
-        return 0
-    fi
-    printf '%s' "$content" >"$file.companion-new"
-    mv -f "$file.companion-new" "$file"
-    echo changed
+    write_if_changed "$file" "$content"
 }
 
 # The value of KEY in an environment file ("" when absent).

@@ -182,12 +182,7 @@ fstab_set() {
         done <"$file"
     fi
     content+="$wanted"$'\n'
-    if [[ -f "$file" ]] && [[ "$(cat "$file")"$'\n' == "$content" ]]; then
-        return 0
-    fi
-    printf '%s' "$content" >"$file.companion-new"
-    mv -f "$file.companion-new" "$file"
-    echo changed
+    write_if_changed "$file" "$content"
 }
 
 disable() {
