@@ -62,7 +62,7 @@ def data_messages() -> set[str]:
 
 
 def game_messages() -> set[str]:
-    from .model import game, reminders, table_rules, texts
+    from .model import endings, reminders, table_rules, texts
     from .model.notes import Note, Reminder
 
     found = {*texts.STEP_PROMPTS.values(), *texts.EVENT_PROMPTS.values(),
@@ -70,9 +70,9 @@ def game_messages() -> set[str]:
              texts.AWAITING_FLIPPED_BLIGHT_CARD_PROMPT,
              texts.AWAITING_REVEAL_PROMPT, texts.AWAITING_UNCOVERED_PROMPT,
              texts.SPECIAL_CARD_PROMPT, texts.AND, "no land", "no card",
-             *game.ENDINGS.values(), game.FEAR_DECK_EMPTIED, game.SACRIFICE_DECLARED,
-             game.SACRIFICE_BY_ONE_EFFECT, game.TERROR_CONDITION_MET, game.DEFEAT_DECLARED,
-             game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
+             *endings.ENDINGS.values(), endings.FEAR_DECK_EMPTIED, endings.SACRIFICE_DECLARED,
+             endings.SACRIFICE_BY_ONE_EFFECT, endings.TERROR_CONDITION_MET,
+             endings.DEFEAT_DECLARED, endings.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
              reminders.VIRTUAL_DECK.text, reminders.CHOSEN_BLIGHT_CARD.text,
              reminders.EVENT_DECK.text}
     found |= {reminders.RITUALS_FEAR_DECK.text, reminders.BLITZ_BEGINNER_BLIGHT.text}

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.model.commands import parse_command
 from companion.model.events import Event
-from companion.model.game import awaiting_reveal, candidates
+from companion.model.invader_deck import awaiting_reveal, candidates
 from companion.model.session import GameSession
 from companion.model.state import GameState
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.model.errors import Refused
-from companion.model.game import candidates
+from companion.model.invader_deck import candidates
 from companion.model.state import GameState
 from tests.helpers import advance_to, do, kinds, new_session, next_until, state
 

@@ -21,6 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.model.basics import level_of
 from companion.model.cards import INVADER_CARDS, parse_deck_order
 from companion.model.commands import (
     AddBlight,
@@ -39,7 +40,7 @@ from companion.model.commands import (
 )
 from companion.model.errors import Refused
 from companion.model.events import BlightCardFlipped, Event, FearCardEarned, Redone, Undone
-from companion.model.game import awaiting_reveal, candidates, level_of
+from companion.model.invader_deck import awaiting_reveal, candidates
 from companion.model.session import GameSession
 from companion.model.state import GameState
 from companion.model.view import state_view
