@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from companion.core.errors import Refused
+
 from . import commands as c
 from . import events as e
 from .adversaries import FEAR_DECK_INVADERS, HIGH_IMMIGRATION
@@ -37,7 +39,6 @@ from .blight_cards import (
 from .cards import SPECIAL_CARDS, build_virtual_deck, parse_deck_order
 from .corrections import CORRECTIONS, correct
 from .endings import SACRIFICE_BY_ONE_EFFECT, declared, record_score
-from .errors import Refused
 from .fear import generate_fear, lose_fear, name_fear_card, resolve_fear, ritual
 from .invader_deck import (
     awaiting_reveal,

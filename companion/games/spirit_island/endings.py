@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.core.errors import Refused
+
 from . import commands as c
 from . import events as e
 from .basics import Ending, Events, adversary_of, cards_in_play, scenario_of, victory_condition
-from .errors import Refused
 from .state import GameState
 from .texts import Listing, Phrase
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.core.errors import Refused
+
 from . import commands as c
 from . import events as e
 from .adversaries import SLOW_HEALING, SLOW_HEALING_PANEL_PER_PLAYER
 from .basics import BOX_BLIGHT_STEPS, LIKING_FEAR_HALVES, Ending, Events, has_feature, scenario_of
 from .blight_cards import BLIGHT_CARDS
 from .endings import ending
-from .errors import Refused
 from .state import GameState
 
 

@@ -3,7 +3,8 @@ and features in play, the terror level's victory condition, the cards in play.""
 
 from __future__ import annotations
 
-from . import events as e
+from companion.core.events import Event
+
 from .adversaries import ADVERSARIES, Adversary, Level
 from .cards import INVADER_CARDS
 from .scenarios import SCENARIOS, Scenario
@@ -25,7 +26,7 @@ BOX_BLIGHT_STEPS = ("royal_backing", "initial_explore")
 # in halves (level 2 adds one and a half per player, rounded down).
 LIKING_FEAR_HALVES = {1: 2, 2: 3, 3: 4}
 
-Events = list[e.Event]
+Events = list[Event]
 # A game end noticed while a command runs: (result, reason, words for the players).
 Ending = tuple[str, str, str]
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.core.errors import Refused
+
 from . import commands as c
 from . import events as e
 from .basics import Ending, Events
 from .cards import ALL_CARDS, DeckEntry
-from .errors import Refused
 from .fear import take_fear_card
 from .state import GameState
 

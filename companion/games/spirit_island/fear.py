@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.core.errors import Refused
+
 from . import commands as c
 from . import events as e
 from .basics import Ending, Events, scenario_of, victory_condition
 from .endings import FEAR_DECK_EMPTIED, ending
-from .errors import Refused
 from .fear_cards import FEAR_CARDS
 from .state import GameState
 from .texts import Phrase

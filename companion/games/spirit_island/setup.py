@@ -3,6 +3,8 @@ event decks, and which setup steps this game has."""
 
 from __future__ import annotations
 
+from companion.core.errors import Refused
+
 from . import commands as c
 from .adversaries import (
     ADVERSARIES,
@@ -24,7 +26,6 @@ from .basics import (
 )
 from .blight_cards import BLIGHT_CARDS
 from .cards import DEFAULT_DECK_ORDER, INVADER_CARDS, parse_deck_order
-from .errors import Refused
 from .scenarios import FEAR_CARDS_IN_BASE_BOX, SCENARIOS, Scenario, larger_surges
 from .state import EventTrack, Setup
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from companion.core.errors import Refused
+
 from . import commands as c
 from . import events as e
 from .adversaries import HIGH_IMMIGRATION_PERMANENT
@@ -20,7 +22,6 @@ from .basics import (
 )
 from .cards import ALL_CARDS, INVADER_CARDS
 from .endings import ending
-from .errors import Refused
 from .scenarios import larger_surges
 from .state import ESCALATION_STEP, REVEAL_STEPS, EventTrack, GameState, InvaderTrack
 from .texts import Phrase, stage_name, stage_phrase
