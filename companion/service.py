@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -565,7 +565,8 @@ def _tag_view(uid: str, meaning: tags.TagMeaning) -> dict[str, str]:
 def _replay(game: Game, log: list[Any], seed_source: Callable[[], int]) -> GameSession:
     session = GameSession(game, seed_source)
     first = parse_logged(game, log[0])
-    if not isinstance(first, game.new_game) or getattr(first, "seed", None) is None:
+    seeded = "seed" in {f.name for f in fields(first)}
+    if not isinstance(first, game.new_game) or seeded and getattr(first, "seed", None) is None:
         raise Refused("a game log must begin with new_game and its seed")
     session.replay(parse_logged(game, data) for data in log)
     return session

@@ -11,7 +11,7 @@ between them; it rebuilds them by replay the first time an undo reaches that far
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from . import commands as c
@@ -70,7 +70,9 @@ class GameSession:
         if isinstance(command, c.ShowState):
             return [], None
         if isinstance(command, self.game.new_game):
-            if getattr(command, "seed", None) is None:
+            # A game whose start command has no seed field draws no random numbers.
+            if "seed" in {f.name for f in fields(command)} and \
+                    getattr(command, "seed", None) is None:
                 command = replace(command, seed=self._seed_source())  # type: ignore[call-arg]
             self.state, events = self.game.start(command)
             self._started_with = command
