@@ -16,8 +16,7 @@ import sys
 from typing import IO, Any
 
 from . import i18n
-from .model.errors import Refused
-from .model.view import state_view
+from .core.errors import Refused
 from .service import GameService
 from .signals import StopSignals
 
@@ -46,12 +45,13 @@ class ScriptDriver:
         session = self.service.session
         if session.state is None:
             return None
-        view = state_view(session.state, self.translate)
+        view = session.game.view(session.state, self.translate)
         view["can_undo"] = session.can_undo
         view["can_redo"] = session.can_redo
         view["undo_count"] = session.undo_count
         view["redo_count"] = session.redo_count
         view["game"] = self.service.game_id
+        view["title"] = session.game.id
         return view
 
     def handle_line(self, line: str) -> dict[str, Any]:

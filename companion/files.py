@@ -10,8 +10,8 @@ import os
 import stat
 from pathlib import Path
 
-from .model.commands import cut
-from .model.errors import Refused
+from .core.commands import cut
+from .core.errors import Refused
 
 MAX_READ_BYTES = 8 * 1024 * 1024
 """The largest file `import` and `tag_import` read (8 MiB); an export of a long game is far

@@ -56,23 +56,23 @@ def code_messages(paths: list[Path] | None = None,
 
 
 def data_messages() -> set[str]:
-    from .model.cards import ALL_CARDS, TERRAIN_NAMES
+    from .games.spirit_island.cards import ALL_CARDS, TERRAIN_NAMES
 
     return {card.name for card in ALL_CARDS.values()} | set(TERRAIN_NAMES.values())
 
 
 def game_messages() -> set[str]:
-    from .model import game, reminders, table_rules, texts
-    from .model.notes import Note, Reminder
+    from .games.spirit_island import endings, reminders, table_rules, texts
+    from .games.spirit_island.notes import Note, Reminder
 
     found = {*texts.STEP_PROMPTS.values(), *texts.EVENT_PROMPTS.values(),
              *texts.VICTORY_CONDITIONS.values(), texts.AWAITING_BLIGHT_CARD_PROMPT,
              texts.AWAITING_FLIPPED_BLIGHT_CARD_PROMPT,
              texts.AWAITING_REVEAL_PROMPT, texts.AWAITING_UNCOVERED_PROMPT,
              texts.SPECIAL_CARD_PROMPT, texts.AND, "no land", "no card",
-             *game.ENDINGS.values(), game.FEAR_DECK_EMPTIED, game.SACRIFICE_DECLARED,
-             game.SACRIFICE_BY_ONE_EFFECT, game.TERROR_CONDITION_MET, game.DEFEAT_DECLARED,
-             game.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
+             *endings.ENDINGS.values(), endings.FEAR_DECK_EMPTIED, endings.SACRIFICE_DECLARED,
+             endings.SACRIFICE_BY_ONE_EFFECT, endings.TERROR_CONDITION_MET,
+             endings.DEFEAT_DECLARED, endings.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
              reminders.VIRTUAL_DECK.text, reminders.CHOSEN_BLIGHT_CARD.text,
              reminders.EVENT_DECK.text}
     found |= {reminders.RITUALS_FEAR_DECK.text, reminders.BLITZ_BEGINNER_BLIGHT.text}
@@ -85,16 +85,16 @@ def game_messages() -> set[str]:
         *(note for notes in table_rules.SCENARIO_SETUP.values() for note in notes),
         *(rule for rules in table_rules.SCENARIO_REMINDERS.values() for rule in rules)]
     # The model's own sentences written in place: `Phrase("…")` (a refusal, "no land" …).
-    written = code_messages(sorted((PACKAGE / "model").glob("*.py")), ("Phrase",))
+    written = code_messages(sorted((PACKAGE / "games" / "spirit_island").glob("*.py")), ("Phrase",))
     return found | written | {note.text for note in notes}
 
 
 def card_messages() -> set[str]:
-    from .model.adversaries import ADVERSARIES
-    from .model.blight_cards import BLIGHT_CARDS
-    from .model.cards import ALL_CARDS
-    from .model.fear_cards import EXPANSION_NAMES, FEAR_CARDS
-    from .model.scenarios import SCENARIOS
+    from .games.spirit_island.adversaries import ADVERSARIES
+    from .games.spirit_island.blight_cards import BLIGHT_CARDS
+    from .games.spirit_island.cards import ALL_CARDS
+    from .games.spirit_island.fear_cards import EXPANSION_NAMES, FEAR_CARDS
+    from .games.spirit_island.scenarios import SCENARIOS
 
     found: set[str | None] = set(EXPANSION_NAMES.values())
     for fear in FEAR_CARDS.values():

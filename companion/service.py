@@ -10,23 +10,20 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+from .core import commands as c
+from .core.commands import cut
+from .core.errors import Refused
+from .core.events import Event
+from .core.game import Game, State
+from .core.phrases import Translate, as_written
+from .core.session import GameSession
 from .files import read_limited
-from .model import commands as c
-from .model.catalogue import catalogue
-from .model.codec import state_from_record, state_to_record
-from .model.commands import cut
-from .model.course import round_series
-from .model.errors import Refused
-from .model.events import Event
-from .model.session import GameSession
-from .model.state import GameState
-from .model.texts import Translate, as_written
-from .model.view import state_view
+from .games.registry import DEFAULT_GAME, GAMES, game_named
 from .reader import tags
 from .store import (
     UNREADABLE,
@@ -34,6 +31,7 @@ from .store import (
     GameStore,
     StoreError,
     TagsInUse,
+    title_of,
     write_atomically,
 )
 
@@ -41,6 +39,16 @@ log = logging.getLogger(__name__)
 
 EXPORT_FORMAT = "spirit-island-companion/game"
 EXPORT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class NewGameOf(c.Command):
+    """new_game for one of the registry's games (its "game" field): the game's own new_game
+    command inside. Only `GameService.parse` makes one; the log keeps the game's command."""
+
+    name: ClassVar[str] = "new_game"
+    game: Game
+    setup: c.Command
 
 
 @dataclass(frozen=True)
@@ -156,10 +164,11 @@ class ImportTags(c.Command):
 TAG_REGISTRY_COMMANDS = (ListTags, LookUpTag, EnrolTag, ForgetTag, ExportTags, ImportTags)
 
 SERVICE_COMMANDS: dict[str, type[c.Command]] = {
-    **c.COMMANDS,
+    **c.SESSION_COMMANDS,
     **{cls.name: cls for cls in (ListGames, Resume, Abandon, Delete, History, Stats,
                                  GameDetail, Export, Import, Catalogue, *TAG_REGISTRY_COMMANDS)},
 }
+"""The commands every game shares: undo, redo and state, saved games, the tag registry."""
 
 
 @dataclass
@@ -173,7 +182,7 @@ class GameService:
     def __init__(self, store: GameStore, seed_source: Callable[[], int]) -> None:
         self.store = store
         self._seed_source = seed_source
-        self.session = GameSession(seed_source)
+        self.session = GameSession(GAMES[DEFAULT_GAME], seed_source)
         self.game_id: int | None = None
         self.notices: list[str] = []
         """What a person should be told about opening the games (a game set aside, …)."""
@@ -181,11 +190,28 @@ class GameService:
         """Games set aside on opening because their logs do not replay (kept, not resumed)."""
 
     @property
-    def state(self) -> GameState | None:
+    def state(self) -> State | None:
         return self.session.state
 
+    @property
+    def game(self) -> Game:
+        """The game loaded (or last started); Spirit Island before any."""
+        return self.session.game
+
     def parse(self, data: Any) -> c.Command:
-        return c.parse_command(data, SERVICE_COMMANDS)
+        """One JSON object as a command: the shared ones here, the rest by the game's table
+        (for new_game, the game its "game" field names; otherwise the game loaded)."""
+        game = self.game
+        if isinstance(data, dict) and data.get("cmd") == "new_game":
+            requested = data.get("game")  # null means not given, as for every field
+            game = game_named(DEFAULT_GAME if requested is None else requested)
+            setup = {key: value for key, value in data.items() if key != "game"}
+            return NewGameOf(game, game.parse_command(setup))
+        registry = {**game.commands, **SERVICE_COMMANDS}
+        name = data.get("cmd") if isinstance(data, dict) else None
+        if isinstance(name, str) and name in game.commands:
+            return game.parse_command(data)
+        return c.parse_command(data, registry)
 
     # --- resuming ---------------------------------------------------------------------------
 
@@ -219,12 +245,13 @@ class GameService:
     def _load(self, game_id: int) -> None:
         logged = self.store.load(game_id)
         try:
+            game = game_named(logged.title)
             if logged.snapshot is not None:
-                session = GameSession.restore(logged.snapshot, self._seed_source)
+                session = GameSession.from_snapshot(game, logged.snapshot, self._seed_source)
             else:
-                session = GameSession(self._seed_source)
+                session = GameSession(game, self._seed_source)
             for data in logged.commands:
-                session.execute(c.parse_command(data))
+                session.execute(parse_logged(game, data))
         except (Refused, ValueError, KeyError, TypeError) as error:
             raise GameNotReplayable(game_id, f"game {game_id} in {self.store.location} cannot "
                                     f"be replayed: {error}") from None
@@ -239,7 +266,7 @@ class GameService:
         """
         try:
             if isinstance(command, Catalogue):
-                return Reply(extra={"catalogue": catalogue()})
+                return Reply(extra={"catalogue": self.game.catalogue()})
             if isinstance(command, TAG_REGISTRY_COMMANDS):
                 return Reply(extra=self._tag_registry(command))
             if isinstance(command, ListGames):
@@ -269,20 +296,31 @@ class GameService:
             raise Refused(str(error)) from None
 
     def _play(self, command: c.Command) -> Reply:
+        before = self.session
+        if isinstance(command, NewGameOf):
+            if command.game is not self.game:
+                self.session = GameSession(command.game, self._seed_source)
+            command = command.setup
         checkpoint = self.session.checkpoint()
-        events, logged = self.session.execute(command)
+        try:
+            events, logged = self.session.execute(command)
+        except Refused:
+            self.session = before  # a refused new game of another game leaves this one
+            raise
         if logged is None:
             return Reply(events)
         try:
             self._save(logged)
         except StoreError:
             self.session.rollback(checkpoint)
+            self.session = before
             raise
         except Exception as error:
             # Whatever went wrong while saving, the session must not keep a change the log
             # lacks: a later command would be logged on top of it and the log would no longer
             # replay.
             self.session.rollback(checkpoint)
+            self.session = before
             log.exception("saving %r failed", logged)
             raise Refused(f"could not save this action to {self.store.location} "
                           f"({type(error).__name__}: {_short(error)}). Nothing was "
@@ -292,9 +330,9 @@ class GameService:
     def _save(self, logged: c.Command) -> None:
         state = self.session.state
         assert state is not None
-        summary = game_summary(state)
-        if isinstance(logged, c.NewGame):
-            self.game_id = self.store.create_game(c.command_to_dict(logged), summary)
+        summary = self.game.summary(state)
+        if isinstance(logged, self.game.new_game):
+            self.game_id = self.store.create_game(logged_new_game(self.game, logged), summary)
             return
         assert self.game_id is not None
         self.store.append(self.game_id, c.command_to_dict(logged), summary,
@@ -313,7 +351,7 @@ class GameService:
         self.store.set_status(game_id, "abandoned")
         if game_id == self.game_id:
             self.store.set_current(None)
-            self.session, self.game_id = GameSession(self._seed_source), None
+            self.session, self.game_id = GameSession(self.game, self._seed_source), None
         return Reply(extra={"abandoned": game_id})
 
     def _delete(self, command: Delete) -> Reply:
@@ -324,7 +362,7 @@ class GameService:
         self.store.delete_game(command.game)
         if command.game == self.game_id:
             self.store.set_current(None)
-            self.session, self.game_id = GameSession(self._seed_source), None
+            self.session, self.game_id = GameSession(self.game, self._seed_source), None
         return Reply(extra={"deleted": command.game})
 
     # --- history and statistics -------------------------------------------------------------
@@ -352,29 +390,32 @@ class GameService:
         from its log, what each round brought: `per_round`."""
         row = self.store.game(game_id)
         try:
-            session = _replay(self.store.full_log(game_id), self._seed_source)
+            game = game_named(row["title"])
+            session = _replay(game, self.store.full_log(game_id), self._seed_source)
         except (Refused, ValueError, KeyError, TypeError) as error:
             raise Refused(f"game {game_id} in {self.store.location} cannot be replayed: "
                           f"{error}") from None
         assert session.state is not None
-        return {**row, "outcome": state_view(session.state, translate)["outcome"],
-                "per_round": [tally.to_dict() for tally in round_series(session.course())]}
+        return {**row, "outcome": game.view(session.state, translate)["outcome"],
+                "per_round": game.rounds(session.course())}
 
     # --- export and import ------------------------------------------------------------------
 
     def _export(self, command: Export) -> dict[str, Any]:
         game_id = self._current_or(command.game)
+        row = self.store.game(game_id)
+        game = game_named(row["title"])
         log = self.store.full_log(game_id)
-        session = _replay(log, self._seed_source)
+        session = _replay(game, log, self._seed_source)
         assert session.state is not None
         document = {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
             "exported_at": datetime.now(UTC).isoformat(),
-            "game": {k: v for k, v in self.store.game(game_id).items() if k != "id"},
+            "game": {k: v for k, v in row.items() if k != "id"},
             "setup": log[0],
             "log": log,
-            "final_state": state_to_record(session.state),
+            "final_state": game.state_to_record(session.state),
         }
         path = Path(command.path).expanduser()
         self._write(path, json.dumps(document, indent=1) + "\n", command.overwrite)
@@ -409,15 +450,16 @@ class GameService:
         if not isinstance(document.get("final_state"), dict):
             raise Refused(f"{path} holds no final state to check the replay against")
         try:
-            session = _replay(log, self._seed_source)
-            expected = state_from_record(document["final_state"])
+            game = game_named(title_of(log[0]))
+            session = _replay(game, log, self._seed_source)
+            expected = game.state_from_record(document["final_state"])
         except (Refused, ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
             raise Refused(f"{path} does not replay: {error}") from None
         if session.state != expected:
             raise Refused(f"{path} does not replay to the result it records; it was not "
                           "imported")
         assert session.state is not None
-        summary = game_summary(session.state)
+        summary = game.summary(session.state)
         game_id = self.store.import_game(log, summary)
         return {"game": game_id, "commands": len(log), "status": summary["status"]}
 
@@ -520,32 +562,28 @@ def _tag_view(uid: str, meaning: tags.TagMeaning) -> dict[str, str]:
             "name": tags.card_name(meaning)}
 
 
-def _replay(log: list[Any], seed_source: Callable[[], int]) -> GameSession:
-    session = GameSession(seed_source)
-    first = c.parse_command(log[0])
-    if not isinstance(first, c.NewGame) or first.seed is None:
+def _replay(game: Game, log: list[Any], seed_source: Callable[[], int]) -> GameSession:
+    session = GameSession(game, seed_source)
+    first = parse_logged(game, log[0])
+    seeded = "seed" in {f.name for f in fields(first)}
+    if not isinstance(first, game.new_game) or seeded and getattr(first, "seed", None) is None:
         raise Refused("a game log must begin with new_game and its seed")
-    session.replay(c.parse_command(data) for data in log)
+    session.replay(parse_logged(game, data) for data in log)
     return session
 
 
-def game_summary(state: GameState) -> dict[str, Any]:
-    """The columns the games list, history and statistics read."""
-    outcome = state.outcome
-    return {
-        "status": "finished" if outcome else "active",
-        "players": state.setup.players,
-        "mode": state.setup.mode,
-        "deck_mode": state.setup.deck,
-        "adversary": state.setup.adversary,
-        "adversary_level": state.setup.level,
-        "scenario": state.setup.scenario,
-        "difficulty": state.setup.difficulty,
-        "result": outcome.result if outcome else None,
-        "reason": outcome.reason if outcome else None,
-        "score": outcome.score if outcome else None,
-        "rounds": state.round,
-    }
+def logged_new_game(game: Game, command: c.Command) -> dict[str, Any]:
+    """A new_game as the log keeps it: naming its game, unless it is the first game, whose
+    logs stay exactly as they were before there were others (`title_of` reads it back)."""
+    data = c.command_to_dict(command)
+    return data if game.id == DEFAULT_GAME else {"cmd": data.pop("cmd"), "game": game.id, **data}
+
+
+def parse_logged(game: Game, data: Any) -> c.Command:
+    """A logged command of `game` (a new_game's "game" field, which chose the game, left out)."""
+    if isinstance(data, dict) and data.get("cmd") == "new_game":
+        data = {key: value for key, value in data.items() if key != "game"}
+    return game.parse_command(data)
 
 
 def _tally(games: list[dict[str, Any]]) -> dict[str, Any]:

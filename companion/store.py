@@ -29,6 +29,10 @@ SNAPSHOT_EVERY = 100
 IDLE_CAP_SECONDS = 30 * 60
 """A pause longer than this (a game left overnight) counts as this long in the played time."""
 
+DEFAULT_TITLE = "spirit-island"
+"""The game of a log whose new_game names none: every game saved before there were two, and
+every Spirit Island game since (its log is the same as ever)."""
+
 migrations = Migrations("companion")
 
 
@@ -117,6 +121,8 @@ class LoggedGame:
     game_id: int
     snapshot: dict[str, Any] | None
     commands: list[dict[str, Any]]
+    title: str = DEFAULT_TITLE
+    """Which game it is (a registry id), so its log is replayed by that game's rules."""
 
 
 def _now() -> datetime:
@@ -417,7 +423,7 @@ class GameStore:
 
     def load(self, game_id: int) -> LoggedGame:
         """The newest snapshot of a game and every command logged after it."""
-        self._game_row(game_id)
+        row = self._game_row(game_id)
         snap = self.db.execute(
             "SELECT seq, session FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
             [game_id]).fetchone()
@@ -425,7 +431,8 @@ class GameStore:
         commands = [json.loads(text) for (text,) in self.db.execute(
             "SELECT command FROM commands WHERE game_id = ? AND seq > ? ORDER BY seq",
             [game_id, after])]
-        return LoggedGame(game_id, json.loads(snap[1]) if snap else None, commands)
+        return LoggedGame(game_id, json.loads(snap[1]) if snap else None, commands,
+                          title_of(json.loads(row["setup"])))
 
     def full_log(self, game_id: int) -> list[dict[str, Any]]:
         self._game_row(game_id)
@@ -440,7 +447,15 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
     out = {key: value for key, value in row.items() if key not in ("setup", "played_seconds")}
     out["duration_minutes"] = round((row["played_seconds"] or 0.0) / 60, 1)
     out["setup"] = json.loads(row["setup"])
+    out["title"] = title_of(out["setup"])
     return out
+
+
+def title_of(new_game: Any) -> str:
+    """Which game a log's new_game command started: its "game" field, which the service writes
+    for every game but the first, so that Spirit Island's logs stay as they always were."""
+    title = new_game.get("game") if isinstance(new_game, dict) else None
+    return title if isinstance(title, str) else DEFAULT_TITLE
 
 
 def _write_failure(error: sqlite3.OperationalError) -> str | None:

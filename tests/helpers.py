@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.model.commands import parse_command
-from companion.model.events import Event
-from companion.model.game import awaiting_reveal, candidates
-from companion.model.session import GameSession
-from companion.model.state import GameState
+from companion.core.events import Event
+from companion.games.spirit_island.commands import parse_command
+from companion.games.spirit_island.invader_deck import awaiting_reveal, candidates
+from companion.games.spirit_island.session import GameSession
+from companion.games.spirit_island.state import GameState
 
 
 def new_session(**new_game: Any) -> GameSession:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.driver import ScriptDriver
-from companion.model.blight_cards import ACTIVE_BLIGHT_CARDS
-from companion.model.fear_cards import FEAR_CARDS
+from companion.games.spirit_island.blight_cards import ACTIVE_BLIGHT_CARDS
+from companion.games.spirit_island.fear_cards import FEAR_CARDS
 from companion.service import GameService
 from companion.store import GameStore
 

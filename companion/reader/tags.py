@@ -13,9 +13,9 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from companion.core.phrases import Phrase, Translate, as_written
+from companion.games.registry import GAMES
 from companion.i18n import N_
-from companion.model.catalogue import catalogue
-from companion.model.texts import ROMAN_STAGES, Phrase, Translate, as_written
 
 TAG_KINDS = ("invader", "fear", "blight", "command")
 TAG_COMMANDS = ("done", "undo", "redo")
@@ -62,20 +62,16 @@ def normalise_uid(text: str) -> str:
 
 @cache
 def _names() -> dict[str, dict[str, Phrase]]:
-    """Each card kind's ids, in catalogue order, with the names players know them by."""
-    data = catalogue()
-    invaders = {}
-    for card in data["invader_cards"]:
-        stage = ROMAN_STAGES.get(card["stage"])
-        invaders[card["id"]] = Phrase(_STAGED_NAME, name=Phrase(card["name"]), stage=stage) \
-            if stage else Phrase(card["name"])
-    return {
-        "invader": invaders,
-        "fear": {card["id"]: Phrase(card["name"])
-                 for cards in data["fear_cards"].values() for card in cards},
-        "blight": {card["id"]: Phrase(card["name"])
-                   for cards in data["blight_cards"].values() for card in cards},
-    }
+    """Each card kind's ids, in the games' catalogue order, with the names players know them by."""
+    names: dict[str, dict[str, Phrase]] = {}
+    for game in GAMES.values():
+        for kind, cards in game.tag_cards().items():
+            named = names.setdefault(kind, {})
+            for card in cards:
+                stage = card.get("stage")
+                named[card["id"]] = Phrase(_STAGED_NAME, name=Phrase(card["name"]),
+                                           stage=stage) if stage else Phrase(card["name"])
+    return names
 
 
 def known_cards() -> dict[str, list[str]]:

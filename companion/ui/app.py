@@ -151,7 +151,7 @@ class CompanionApp(App):
         `when_ready`: called once the first frame is on the screen and the games are open
         (the appliance tells systemd it is up). `backlight`: the panel's light, dimmed with
         the night theme (None: a screen whose light the app cannot set)."""
-        from ..model.catalogue import catalogue
+        from ..games.registry import DEFAULT_GAME, GAMES
 
         self._config_dir = config_dir
         super().__init__(**kwargs)
@@ -159,7 +159,8 @@ class CompanionApp(App):
         self._open_service = open_service
         self._when_ready = when_ready
         self.backlight = backlight
-        self.catalogue: dict[str, Any] = catalogue()
+        # The new-game screen is Spirit Island's for now: its pickers list that game's cards.
+        self.catalogue: dict[str, Any] = GAMES[DEFAULT_GAME].catalogue()
         self.start_notices = list(notices or [])
         if service is not None:
             self._attach(service)

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..games.spirit_island.blight_cards import BLIGHT_CARDS
+from ..games.spirit_island.cards import ALL_CARDS, TERRAIN_NAMES
+from ..games.spirit_island.fear_cards import FEAR_CARDS
+from ..games.spirit_island.texts import STEP_PROMPTS
 from ..i18n import N_, _
-from ..model.blight_cards import BLIGHT_CARDS
-from ..model.cards import ALL_CARDS, TERRAIN_NAMES
-from ..model.fear_cards import FEAR_CARDS
-from ..model.texts import STEP_PROMPTS
 from .theme import TERRAIN_COLOURS, text_colour_on
 
 PHASE_NAMES = {

@@ -207,8 +207,8 @@ class NewGameScreen(Screen):
 
     def difficulty(self) -> int:
         # The rules engine is imported when a screen first needs it, not before the first frame.
-        from ..model.commands import NewGame, parse_command
-        from ..model.game import setup_difficulty
+        from ..games.spirit_island.commands import NewGame, parse_command
+        from ..games.spirit_island.setup import setup_difficulty
 
         command = parse_command(self.command())
         assert isinstance(command, NewGame)
@@ -845,7 +845,7 @@ class EndScreen(Screen):
             else _("Not saved yet"))
 
     def update_score(self, *_args: Any) -> None:
-        from ..model.game import score
+        from ..games.spirit_island.endings import score
 
         game = app().service.session.state
         if game is None or game.outcome is None:

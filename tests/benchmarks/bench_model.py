@@ -37,7 +37,8 @@ import time
 from collections import Counter
 from typing import Any
 
-from companion.model.commands import (
+from companion.core.errors import Refused
+from companion.games.spirit_island.commands import (
     AddBlight,
     Command,
     Destroy,
@@ -49,9 +50,8 @@ from companion.model.commands import (
     ResolveFear,
     Undo,
 )
-from companion.model.errors import Refused
-from companion.model.session import GameSession
-from companion.model.state import GameState
+from companion.games.spirit_island.session import GameSession
+from companion.games.spirit_island.state import GameState
 
 GOAL_COMMAND_US = 200.0  # ≤ 0.2 ms per command (+ its undo)
 GOAL_REPLAY_MS = 100.0  # ≤ 100 ms per 2,000-command replay

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from companion.model.commands import parse_command
-from companion.model.errors import Refused
-from companion.model.session import GameSession
-from companion.model.view import state_view
+from companion.core.errors import Refused
+from companion.games.spirit_island.commands import parse_command
+from companion.games.spirit_island.session import GameSession
+from companion.games.spirit_island.view import state_view
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 200

@@ -40,10 +40,10 @@ from typing import Any
 
 import pytest
 
-from companion.model import commands as c
-from companion.model.commands import parse_command
-from companion.model.errors import Refused
-from companion.model.session import GameSession
+from companion.core.errors import Refused
+from companion.games.spirit_island import commands as c
+from companion.games.spirit_island.commands import parse_command
+from companion.games.spirit_island.session import GameSession
 from companion.service import GameService
 from companion.store import GameStore
 from tests.integration.test_crash import comparable, legal_command, view

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from companion.model.adversaries import ADVERSARIES
-from companion.model.scenarios import SCENARIOS
+from companion.games.spirit_island.adversaries import ADVERSARIES
+from companion.games.spirit_island.scenarios import SCENARIOS
 from tests.table_player import PlayedGame, play_whole_game
 
 # Setup steps whose blight comes from the box.

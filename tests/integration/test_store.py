@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from companion.model.errors import Refused
-from companion.model.view import state_view
+from companion.core.errors import Refused
+from companion.games.spirit_island.view import state_view
 from companion.service import GameService
 from companion.store import SNAPSHOT_EVERY, GameStore, StoreError, default_database_path
 

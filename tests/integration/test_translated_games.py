@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from companion import i18n
+from companion.games.spirit_island.adversaries import ADVERSARIES
+from companion.games.spirit_island.scenarios import SCENARIOS
 from companion.i18n_messages import all_messages
-from companion.model.adversaries import ADVERSARIES
-from companion.model.scenarios import SCENARIOS
 from tests.table_player import PlayedGame, new_driver, play_whole_game
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from companion.model.adversaries import ADVERSARIES
-from companion.model.codec import state_from_record, state_to_record
-from companion.model.commands import parse_command
-from companion.model.scenarios import SCENARIOS
-from companion.model.session import GameSession
+from companion.games.spirit_island.adversaries import ADVERSARIES
+from companion.games.spirit_island.codec import state_from_record, state_to_record
+from companion.games.spirit_island.commands import parse_command
+from companion.games.spirit_island.scenarios import SCENARIOS
+from companion.games.spirit_island.session import GameSession
 from tests.table_player import PlayedGame, play_whole_game
 
 ROOT = Path(__file__).resolve().parents[2]

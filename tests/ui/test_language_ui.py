@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
-from companion.model.table_rules import ADVERSARY_REMINDERS
-from companion.model.texts import STEP_PROMPTS
+from companion.games.spirit_island.table_rules import ADVERSARY_REMINDERS
+from companion.games.spirit_island.texts import STEP_PROMPTS
 from companion.ui import presenter
 
 from .harness import Harness

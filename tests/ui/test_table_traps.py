@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from companion.model.blight_cards import BLIGHT_CARDS
-from companion.model.fear_cards import FEAR_CARDS
+from companion.games.spirit_island.blight_cards import BLIGHT_CARDS
+from companion.games.spirit_island.fear_cards import FEAR_CARDS
 
 from .harness import Harness
 from .test_table_behaviour import SPACE, start

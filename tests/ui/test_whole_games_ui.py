@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.model.cards import ALL_CARDS, TERRAIN_NAMES
+from companion.games.spirit_island.cards import ALL_CARDS, TERRAIN_NAMES
 from companion.ui import presenter
 
 from .harness import Harness

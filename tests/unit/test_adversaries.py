@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.model.adversaries import ADVERSARIES
-from companion.model.cards import parse_deck_order
-from companion.model.errors import Refused
-from companion.model.view import state_view
+from companion.core.errors import Refused
+from companion.games.spirit_island.adversaries import ADVERSARIES
+from companion.games.spirit_island.cards import parse_deck_order
+from companion.games.spirit_island.view import state_view
 from tests.helpers import do, new_session, state
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "adversaries.md"

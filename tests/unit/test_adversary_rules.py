@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.model.adversaries import ADVERSARIES
-from companion.model.cards import INVADER_CARDS
+from companion.games.spirit_island.adversaries import ADVERSARIES
+from companion.games.spirit_island.cards import INVADER_CARDS
 from tests.table_player import Table
 
 

@@ -1,30 +1,125 @@
-"""The game model stays pure: no screen, serial port or database under companion/model."""
+"""The shape of the program, checked on the import statements:
+
+- each game's model stays pure: no screen, serial port or database under companion/games/<game>
+  (its screens, when it has some, live in its `ui` folder and are left out);
+- the core knows no game: it reaches one only through companion.games.registry;
+- no game imports another game.
+"""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-MODEL = Path(__file__).resolve().parents[2] / "companion" / "model"
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "companion"
+GAMES = PACKAGE / "games"
 FORBIDDEN = {"kivy", "serial", "sqlite3", "sqlite_utils"}
+REGISTRY = "companion.games.registry"
+
+CORE = [
+    "core/*.py", "service.py", "driver.py", "store.py", "bootstrap.py", "cli.py", "files.py",
+    "i18n.py", "reader/*.py", "rules/search.py", "rules/corpus.py", "rules/cli.py",
+]
+"""Modules shared by every game. (The touchscreen's screens are not yet split from Spirit
+Island's table: companion/ui is left out until they are.)"""
 
 
 def imported_modules(source: str) -> set[str]:
+    """The top-level packages a module imports (absolute imports only)."""
+    return {name.split(".")[0] for name in full_imports(source, "")}
+
+
+def full_imports(source: str, package: str) -> set[str]:
+    """Every module a module imports, relative imports resolved against `package`."""
     names: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if not package:
+                    continue
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            names.add(module)
+            # `from companion.games import spirit_island` imports a game too.
+            names.update(f"{module}.{alias.name}" for alias in node.names)
     return names
 
 
-def test_the_game_model_imports_no_kivy_serial_or_sqlite() -> None:
-    files = sorted(MODEL.glob("*.py"))
-    assert len(files) >= 8
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def package_of(path: Path) -> str:
+    name = module_name(path)
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def game_folders() -> list[Path]:
+    return sorted(p for p in GAMES.iterdir() if (p / "__init__.py").exists())
+
+
+def games_reached(source: str, package: str) -> set[str]:
+    """The games (companion.games.<game>) a module imports, the registry aside."""
+    reached = set()
+    for name in full_imports(source, package):
+        parts = name.split(".")
+        if parts[:2] == ["companion", "games"] and len(parts) > 2 and name != REGISTRY \
+                and not name.startswith(REGISTRY + "."):
+            reached.add(parts[2])
+    return reached - {"registry"}
+
+
+def pure_files(game: Path) -> list[Path]:
+    return sorted(p for p in game.rglob("*.py") if "ui" not in p.relative_to(game).parts)
+
+
+def test_there_is_at_least_one_game_and_it_has_a_model() -> None:
+    names = [game.name for game in game_folders()]
+    assert "spirit_island" in names
+    assert len(pure_files(GAMES / "spirit_island")) >= 8
+
+
+@pytest.mark.parametrize("game", game_folders(), ids=lambda p: p.name)
+def test_a_games_model_imports_no_kivy_serial_or_sqlite(game: Path) -> None:
+    for path in pure_files(game):
+        assert not imported_modules(path.read_text()) & FORBIDDEN, path
+
+
+@pytest.mark.parametrize("game", game_folders(), ids=lambda p: p.name)
+def test_no_game_imports_another_game(game: Path) -> None:
+    for path in sorted(game.rglob("*.py")):
+        assert games_reached(path.read_text(), package_of(path)) <= {game.name}, path
+
+
+def test_the_core_reaches_games_only_through_the_registry() -> None:
+    files = sorted({path for pattern in CORE for path in PACKAGE.glob(pattern)})
+    assert len(files) >= 20
     for path in files:
-        assert not imported_modules(path.read_text()) & FORBIDDEN, path.name
+        assert not games_reached(path.read_text(), package_of(path)), path
 
 
 def test_the_import_check_would_notice_a_forbidden_import() -> None:
     assert imported_modules("import sqlite3\nfrom kivy.app import App\n") == {"sqlite3", "kivy"}
+
+
+@pytest.mark.parametrize("source, package", [
+    ("from companion.games.spirit_island.view import state_view", "companion"),
+    ("from .games.spirit_island import commands", "companion"),
+    ("from ..games import spirit_island", "companion.reader"),
+    ("import companion.games.spirit_island.game", "companion"),
+])
+def test_the_game_check_would_notice_a_game_reached_around_the_registry(
+        source: str, package: str) -> None:
+    assert games_reached(source, package) == {"spirit_island"}
+
+
+def test_the_game_check_lets_the_registry_through() -> None:
+    assert games_reached("from .games.registry import GAMES\n", "companion") == set()
+    assert games_reached("from ..games.registry import GAMES\n", "companion.reader") == set()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.model.errors import Refused
-from companion.model.view import prompt
+from companion.core.errors import Refused
+from companion.games.spirit_island.view import prompt
 from tests.helpers import do, kinds, new_session, next_until, playing, state
 
 

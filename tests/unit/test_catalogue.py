@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.model.blight_cards import (
+from companion.games.spirit_island.blight_cards import (
     ACTIVE_BLIGHT_CARDS,
     BASE_GAME_BLIGHT_CARDS,
     BLIGHT_CARDS,
     BLIGHT_EXPANSIONS,
     blight_cards_by_expansion,
 )
-from companion.model.fear_cards import (
+from companion.games.spirit_island.fear_cards import (
     EXPANSION_NAMES,
     EXPANSIONS,
     FEAR_CARDS,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.model.codec import state_from_record, state_to_record
+from companion.games.spirit_island.codec import state_from_record, state_to_record
 from tests.helpers import advance_to, do, new_session, playing, state
 
 

@@ -6,8 +6,14 @@ from typing import Any
 
 import pytest
 
-from companion.model.commands import Effect, GenerateFear, NewGame, command_to_dict, parse_command
-from companion.model.errors import Refused
+from companion.core.errors import Refused
+from companion.games.spirit_island.commands import (
+    Effect,
+    GenerateFear,
+    NewGame,
+    command_to_dict,
+    parse_command,
+)
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from companion.model.blight_cards import ACTIVE_BLIGHT_CARDS, BLIGHT_CARDS
-from companion.model.cards import ALL_CARDS
-from companion.model.fear_cards import FEAR_CARDS
-from companion.model.texts import AWAITING_BLIGHT_CARD_PROMPT
+from companion.games.spirit_island.blight_cards import ACTIVE_BLIGHT_CARDS, BLIGHT_CARDS
+from companion.games.spirit_island.cards import ALL_CARDS
+from companion.games.spirit_island.fear_cards import FEAR_CARDS
+from companion.games.spirit_island.texts import AWAITING_BLIGHT_CARD_PROMPT
 from tests.table_player import Table, new_driver
 
 # The only parts of the driver's state that undo itself changes: the command taken back can

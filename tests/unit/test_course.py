@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.model.course import RoundTally, round_series
-from companion.model.session import GameSession
+from companion.games.spirit_island.course import RoundTally, round_series
+from companion.games.spirit_island.session import GameSession
 from tests.helpers import advance_to, do, new_session, state
 
 

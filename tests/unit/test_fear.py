@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.model.errors import Refused
-from companion.model.fear_cards import FEAR_CARDS
+from companion.core.errors import Refused
+from companion.games.spirit_island.fear_cards import FEAR_CARDS
 from tests.helpers import advance_to, do, kinds, new_session, next_until, state
 from tests.table_player import Table
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.model.errors import Refused
+from companion.core.errors import Refused
 from tests.helpers import do, kinds, new_session, next_until, playing, state
 
 

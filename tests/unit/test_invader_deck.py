@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from companion.model.errors import Refused
-from companion.model.game import candidates
-from companion.model.state import GameState
+from companion.core.errors import Refused
+from companion.games.spirit_island.invader_deck import candidates
+from companion.games.spirit_island.state import GameState
 from tests.helpers import advance_to, do, kinds, new_session, next_until, state
 
 

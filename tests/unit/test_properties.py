@@ -21,8 +21,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.model.cards import INVADER_CARDS, parse_deck_order
-from companion.model.commands import (
+from companion.core.errors import Refused
+from companion.core.events import Event, Redone, Undone
+from companion.games.spirit_island.basics import level_of
+from companion.games.spirit_island.cards import INVADER_CARDS, parse_deck_order
+from companion.games.spirit_island.commands import (
     AddBlight,
     Command,
     Destroy,
@@ -37,12 +40,11 @@ from companion.model.commands import (
     command_to_dict,
     parse_command,
 )
-from companion.model.errors import Refused
-from companion.model.events import BlightCardFlipped, Event, FearCardEarned, Redone, Undone
-from companion.model.game import awaiting_reveal, candidates, level_of
-from companion.model.session import GameSession
-from companion.model.state import GameState
-from companion.model.view import state_view
+from companion.games.spirit_island.events import BlightCardFlipped, FearCardEarned
+from companion.games.spirit_island.invader_deck import awaiting_reveal, candidates
+from companion.games.spirit_island.session import GameSession
+from companion.games.spirit_island.state import GameState
+from companion.games.spirit_island.view import state_view
 
 TOTAL_INVADER_CARDS = 15
 ALL_CARD_IDS = Counter(list(INVADER_CARDS))

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from companion.model.adversaries import ADVERSARIES
-from companion.model.notes import Reminder
-from companion.model.reminders import DECK_STACKING_NOTES
-from companion.model.scenarios import SCENARIOS
-from companion.model.table_rules import (
+from companion.games.spirit_island.adversaries import ADVERSARIES
+from companion.games.spirit_island.notes import Reminder
+from companion.games.spirit_island.reminders import DECK_STACKING_NOTES
+from companion.games.spirit_island.scenarios import SCENARIOS
+from companion.games.spirit_island.table_rules import (
     ADVERSARY_REMINDERS,
     ADVERSARY_SETUP,
     BASE_SETUP,

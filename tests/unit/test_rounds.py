@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion.model.cards import INVADER_CARDS
-from companion.model.session import GameSession
-from companion.model.view import state_view
+from companion.games.spirit_island.cards import INVADER_CARDS
+from companion.games.spirit_island.session import GameSession
+from companion.games.spirit_island.view import state_view
 from tests.helpers import do, new_session, state
 
 FULL_ROUND = [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.model.state import ESCALATION_STEP, OVER_STEP, ROUND_STEPS
+from companion.games.spirit_island.state import ESCALATION_STEP, OVER_STEP, ROUND_STEPS
 from companion.rules.corpus import LANGUAGES, load_corpus
 from companion.rules.search import RulesIndex
 from tests.data.make_seed_fingerprints import FINGERPRINTS, RUN, fingerprint, words

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.model.cards import INVADER_CARDS, parse_deck_order
-from companion.model.errors import Refused
+from companion.core.errors import Refused
+from companion.games.spirit_island.cards import INVADER_CARDS, parse_deck_order
 from tests.helpers import do, new_session, state
 
 

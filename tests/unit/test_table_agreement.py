@@ -4,8 +4,8 @@ the setup checklist says only what this table does."""
 
 from __future__ import annotations
 
-from companion.model.blight_cards import BLIGHT_CARDS
-from companion.model.texts import AWAITING_FLIPPED_BLIGHT_CARD_PROMPT
+from companion.games.spirit_island.blight_cards import BLIGHT_CARDS
+from companion.games.spirit_island.texts import AWAITING_FLIPPED_BLIGHT_CARD_PROMPT
 from tests.table_player import Table
 
 # --- a tap means one step -------------------------------------------------------------------

@@ -9,8 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.model.notes import CONDITIONS, PLACEHOLDERS, REMINDER_STEPS, Note, Reminder
-from companion.model.table_rules import (
+from companion.games.spirit_island.notes import (
+    CONDITIONS,
+    PLACEHOLDERS,
+    REMINDER_STEPS,
+    Note,
+    Reminder,
+)
+from companion.games.spirit_island.table_rules import (
     ADVERSARY_REMINDERS,
     ADVERSARY_SETUP,
     BASE_SETUP,

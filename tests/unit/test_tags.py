@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.model.catalogue import catalogue
+from companion.games.spirit_island.catalogue import catalogue
 from companion.reader.tags import (
     TAG_COMMANDS,
     TagFileError,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.model.errors import Refused
-from companion.model.session import GameSession
-from companion.model.state import GameState
+from companion.core.errors import Refused
+from companion.games.spirit_island.session import GameSession
+from companion.games.spirit_island.state import GameState
 from tests.helpers import do, kinds, new_session, state
 
 

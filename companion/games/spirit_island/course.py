@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from companion.core.events import Event
+
 from . import commands as c
 from . import events as e
 from .state import GameState
@@ -29,7 +31,7 @@ class RoundTally:
         return asdict(self)
 
 
-def round_series(course: Iterable[tuple[c.Command, list[e.Event], GameState]]) -> list[RoundTally]:
+def round_series(course: Iterable[tuple[c.Command, list[Event], GameState]]) -> list[RoundTally]:
     """One tally per round played, from round 1 to the round the game is in (or ended in).
 
     Fear counts in the round the players were in when it was generated; blight and terror are

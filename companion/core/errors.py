@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .texts import Phrase, Translate
+from .phrases import Phrase, Translate
 
 
 class Refused(Exception):

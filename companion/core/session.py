@@ -1,5 +1,7 @@
 """One game's history: the current state, what was done to reach it, undo and redo.
 
+The session plays any game through its `Game` record; undo and redo are the same for all.
+
 The session is the model's only stateful object. It keeps the state before every command still
 in effect (states are immutable values, so keeping them is cheap), which makes undo exact and
 without limit. A session restored from a snapshot knows those commands but not yet the states
@@ -9,34 +11,34 @@ between them; it rebuilds them by replay the first time an undo reaches that far
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from . import commands as c
 from . import events as e
-from .codec import state_from_record, state_to_record
 from .errors import Refused
-from .game import decide, start
-from .state import GameState
+from .game import Game, State
 
 
 @dataclass(frozen=True)
 class Checkpoint:
     """Everything `GameSession.rollback` needs to put the session back where it was."""
 
-    state: GameState | None
-    done: tuple[tuple[GameState | None, c.Command], ...]
+    state: State | None
+    done: tuple[tuple[State | None, c.Command], ...]
     undone: tuple[c.Command, ...]
-    started_with: c.NewGame | None
+    started_with: c.Command | None
 
 
 class GameSession:
-    def __init__(self, seed_source: Callable[[], int]) -> None:
+    def __init__(self, game: Game, seed_source: Callable[[], int]) -> None:
+        self.game = game
+        """The game being played: its rules decide every command but undo, redo and state."""
         self._seed_source = seed_source
         """Where a new game's seed comes from when the command names none (the shell's RNG)."""
-        self.state: GameState | None = None
-        self._started_with: c.NewGame | None = None
-        self._done: list[tuple[GameState | None, c.Command]] = []
+        self.state: State | None = None
+        self._started_with: c.Command | None = None
+        self._done: list[tuple[State | None, c.Command]] = []
         """Commands in effect, each with the state before it (None until rebuilt)."""
         self._undone: list[c.Command] = []
         """Commands taken back by undo, the most recent last: what redo applies again."""
@@ -67,10 +69,12 @@ class GameSession:
         """
         if isinstance(command, c.ShowState):
             return [], None
-        if isinstance(command, c.NewGame):
-            if command.seed is None:
-                command = replace(command, seed=self._seed_source())
-            self.state, events = start(command)
+        if isinstance(command, self.game.new_game):
+            # A game whose start command has no seed field draws no random numbers.
+            if "seed" in {f.name for f in fields(command)} and \
+                    getattr(command, "seed", None) is None:
+                command = replace(command, seed=self._seed_source())  # type: ignore[call-arg]
+            self.state, events = self.game.start(command)
             self._started_with = command
             self._done.clear()
             self._undone.clear()
@@ -92,45 +96,45 @@ class GameSession:
                 raise Refused("there is nothing to redo")
             redone = self._undone[-1]
             # The model is deterministic, so applying the command again gives the same state.
-            new_state, _ = decide(self.state, redone)
+            new_state, _ = self.game.decide(self.state, redone)
             self._undone.pop()
             self._done.append((self.state, redone))
             self.state = new_state
             return [e.Redone(c.command_to_dict(redone))], command
-        new_state, events = decide(self.state, command)
+        new_state, events = self.game.decide(self.state, command)
         self._done.append((self.state, command))
         self._undone.clear()
         self.state = new_state
         return events, command
 
-    def _rebuild_before(self, index: int) -> GameState:
+    def _rebuild_before(self, index: int) -> State:
         """The state before the `index`-th command in effect, replaying from the last one known."""
         known = index
         while known >= 0 and self._done[known][0] is None:
             known -= 1
         if known < 0:
             assert self._started_with is not None
-            state, _ = start(self._started_with)
+            state, _ = self.game.start(self._started_with)
             known = 0
         else:
-            state = self._done[known][0]  # type: ignore[assignment]
+            state = self._done[known][0]
         for i in range(known, index):
             command = self._done[i][1]
             self._done[i] = (state, command)
-            state, _ = decide(state, command)
+            state, _ = self.game.decide(state, command)
         self._done[index] = (state, self._done[index][1])
         return state
 
-    def course(self) -> Iterator[tuple[c.Command, list[e.Event], GameState]]:
+    def course(self) -> Iterator[tuple[c.Command, list[e.Event], State]]:
         """The game as it was played: each command still in effect (what was undone left out),
         from the new game on, with its events and the state after it."""
         if self._started_with is None:
             return
-        state, events = start(self._started_with)
+        state, events = self.game.start(self._started_with)
         yield self._started_with, events, state
         for _, command in self._done:
             # The model is deterministic, so deciding again gives the states and events it gave.
-            state, events = decide(state, command)
+            state, events = self.game.decide(state, command)
             yield command, events, state
 
     def replay(self, log: Iterable[c.Command]) -> None:
@@ -156,19 +160,24 @@ class GameSession:
             raise ValueError("no game to snapshot")
         return {
             "started_with": c.command_to_dict(self._started_with),
-            "state": state_to_record(self.state),
+            "state": self.game.state_to_record(self.state),
             "done": [c.command_to_dict(command) for _, command in self._done],
             "undone": [c.command_to_dict(command) for command in self._undone],
         }
 
     @classmethod
-    def restore(cls, snapshot: dict[str, Any], seed_source: Callable[[], int]) -> GameSession:
-        session = cls(seed_source)
-        started_with = c.parse_command(snapshot["started_with"])
-        if not isinstance(started_with, c.NewGame):
-            raise ValueError("a snapshot must start with new_game")
-        session._started_with = started_with
-        session.state = state_from_record(snapshot["state"])
-        session._done = [(None, c.parse_command(d)) for d in snapshot["done"]]
-        session._undone = [c.parse_command(d) for d in snapshot["undone"]]
+    def from_snapshot(cls, game: Game, snapshot: dict[str, Any],
+                      seed_source: Callable[[], int]) -> GameSession:
+        session = cls(game, seed_source)
+        session.load(snapshot)
         return session
+
+    def load(self, snapshot: dict[str, Any]) -> None:
+        """Become the session a `snapshot` of this game was taken of."""
+        started_with = self.game.parse_command(snapshot["started_with"])
+        if not isinstance(started_with, self.game.new_game):
+            raise ValueError("a snapshot must start with new_game")
+        self._started_with = started_with
+        self.state = self.game.state_from_record(snapshot["state"])
+        self._done = [(None, self.game.parse_command(d)) for d in snapshot["done"]]
+        self._undone = [self.game.parse_command(d) for d in snapshot["undone"]]

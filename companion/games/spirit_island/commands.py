@@ -7,16 +7,12 @@ command log can be written out and read back to the same commands.
 
 from __future__ import annotations
 
-import re
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .errors import Refused
-
-
-@dataclass(frozen=True)
-class Command:
-    name: ClassVar[str]
+from companion.core import commands as core
+from companion.core.commands import Command, Redo, ShowState, Undo, command_to_dict
+from companion.core.errors import Refused
 
 
 @dataclass(frozen=True)
@@ -203,21 +199,6 @@ class Effect(Command):
     commands: tuple[Command, ...]
 
 
-@dataclass(frozen=True)
-class Undo(Command):
-    name: ClassVar[str] = "undo"
-
-
-@dataclass(frozen=True)
-class Redo(Command):
-    name: ClassVar[str] = "redo"
-
-
-@dataclass(frozen=True)
-class ShowState(Command):
-    name: ClassVar[str] = "state"
-
-
 COMMANDS: dict[str, type[Command]] = {
     c.name: c
     for c in (
@@ -260,88 +241,44 @@ CARD_PLACES = ("deck_top", "deck_bottom", "discard", "high_immigration", "ravage
 # A sanity bound: no single table action moves more than this many markers.
 MAX_AMOUNT = 1000
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-# A refusal quotes at most this many characters of what was sent.
-MAX_ECHO = 200
-
-
-def shown(value: Any) -> str:
-    """What was sent, quoted for a refusal: its repr, cut to MAX_ECHO characters with "…"."""
-    return cut(repr(value) if not isinstance(value, (list, dict)) else _short_repr(value))
-
-
-def cut(text: str) -> str:
-    """Text a refusal echoes, cut to MAX_ECHO characters with "…"."""
-    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
-
-
-def _short_repr(value: list[Any] | dict[Any, Any]) -> str:
-    # The repr of a deep list or object would recurse as deep as it goes: show its start only.
-    if isinstance(value, list):
-        return "[…]" if value else "[]"
-    return "{…}" if value else "{}"
-
-
-def _whole_number(cmd: str, key: str, value: Any, low: int, high: int) -> int:
-    # bool is an int in Python; `true` is not a number of anything.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Refused(f"'{cmd}': {key} must be a whole number, not {shown(value)}")
-    if not low <= value <= high:
-        raise Refused(f"'{cmd}': {key} must be between {low} and {high}, not {value}")
-    return value
-
-
-def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
-    if not isinstance(value, str):
-        raise Refused(f"'{cmd}': {key} must be text, not {shown(value)}")
-    if _SURROGATE.search(value):
-        # JSON can carry one (\ud800); UTF-8 cannot, so it could be neither stored nor shown.
-        raise Refused(f"'{cmd}': {key} holds a lone UTF-16 surrogate, which is not a "
-                      f"character: {shown(value)}")
-    if choices is not None and value not in choices:
-        raise Refused(f"'{cmd}': {key} must be one of {', '.join(choices)}, not {shown(value)}")
-    return value
-
 
 def _parse_field(cmd: str, key: str, value: Any) -> Any:
-    """Check one field's value; the checks are per field name so every command shares them."""
+    """Check one field's value; the checks are per field name so every command shares them.
+    Fields the shared commands use too (force, path, …) are checked by the core."""
     if key in ("amount", "count"):
-        return _whole_number(cmd, key, value, 1, MAX_AMOUNT)
+        return core.whole_number(cmd, key, value, 1, MAX_AMOUNT)
     if key in ("dahan", "blight_on_island", "island_blight", "on_card", "on_island", "bonus"):
-        return _whole_number(cmd, key, value, 0, MAX_AMOUNT)
+        return core.whole_number(cmd, key, value, 0, MAX_AMOUNT)
     if key == "scenario_difficulty":
-        return _whole_number(cmd, key, value, -5, 20)
+        return core.whole_number(cmd, key, value, -5, 20)
     if key == "event_deck":
-        return _whole_number(cmd, key, value, 1, 200)
+        return core.whole_number(cmd, key, value, 1, 200)
     if key == "fear_cards":
-        return _whole_number(cmd, key, value, 1, 200)
+        return core.whole_number(cmd, key, value, 1, 200)
     if key == "to":
-        return _text(cmd, key, value, CARD_PLACES)
-    if key == "game":
-        return _whole_number(cmd, key, value, 1, 2**62)
+        return core.text(cmd, key, value, CARD_PLACES)
     if key == "players":
-        return _whole_number(cmd, key, value, 1, 6)
+        return core.whole_number(cmd, key, value, 1, 6)
     if key == "seed":
-        return _whole_number(cmd, key, value, 0, 2**63 - 1)
+        return core.whole_number(cmd, key, value, 0, 2**63 - 1)
     if key == "mode":
-        return _text(cmd, key, value, ("beginner", "advanced"))
+        return core.text(cmd, key, value, ("beginner", "advanced"))
     if key == "deck":
-        return _text(cmd, key, value, ("virtual", "physical"))
+        return core.text(cmd, key, value, ("virtual", "physical"))
     if key == "piece":
-        return _text(cmd, key, value, ("town", "city"))
+        return core.text(cmd, key, value, ("town", "city"))
     if key == "result":
-        return _text(cmd, key, value, ("victory", "defeat", "sacrifice"))
+        return core.text(cmd, key, value, ("victory", "defeat", "sacrifice"))
     if key == "level":
-        return _whole_number(cmd, key, value, 0, 6)
-    if key in ("force", "confirm", "thematic", "events", "replace", "overwrite"):
+        return core.whole_number(cmd, key, value, 0, 6)
+    if key in ("thematic", "events"):
         if not isinstance(value, bool):
-            raise Refused(f"'{cmd}': {key} must be true or false, not {shown(value)}")
+            raise Refused(f"'{cmd}': {key} must be true or false, not {core.shown(value)}")
         return value
     if key == "fear_split":
         if not isinstance(value, list) or not value:
             raise Refused(f"'{cmd}': fear_split must be a list such as [3, 3, 3]")
-        split = tuple(_whole_number(cmd, key, v, 0, 20) for v in value)
+        split = tuple(core.whole_number(cmd, key, v, 0, 20) for v in value)
         if len(split) != 3 or sum(split) == 0:
             raise Refused(f"'{cmd}': fear_split needs three counts (terror levels I, II, III)")
         return split
@@ -358,17 +295,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
                               f"and lose_fear, not '{name}'")
             parts.append(parse_command(v, EFFECT_REGISTRY))
         return tuple(parts)
-    if key == "path":
-        return _path(cmd, _text(cmd, key, value))
-    return _text(cmd, key, value)
-
-
-def _path(cmd: str, value: str) -> str:
-    # No file has such a name: the operating system would raise rather than answer.
-    if "\0" in value:
-        raise Refused(f"'{cmd}': path {shown(value)} contains a NUL character; no file has "
-                      "such a name")
-    return value
+    return core.shared_field(cmd, key, value)
 
 
 def parse_command(data: Any, registry: dict[str, type[Command]] | None = None) -> Command:
@@ -376,37 +303,7 @@ def parse_command(data: Any, registry: dict[str, type[Command]] | None = None) -
 
     `registry` lets a shell add commands of its own (saving, listing games) to the game's.
     """
-    registry = COMMANDS if registry is None else registry
-    if not isinstance(data, dict):
-        raise Refused("each line must be a JSON object such as {\"cmd\": \"next\"}")
-    name = data.get("cmd")
-    if not isinstance(name, str):
-        raise Refused("the object has no \"cmd\" field naming the command")
-    cls = registry.get(name)
-    if cls is None:
-        raise Refused(f"unknown command {shown(name)}; known commands: {', '.join(registry)}")
-    known = {f.name: f for f in fields(cls)}
-    unknown = sorted(set(data) - set(known) - {"cmd"})
-    if unknown:
-        raise Refused(f"'{name}' does not take {cut(', '.join(unknown))}; it takes "
-                      f"{', '.join(known) or 'no fields'}")
-    values = {}
-    for key, f in known.items():
-        if key in data and data[key] is not None:
-            values[key] = _parse_field(name, key, data[key])
-        elif f.default is MISSING:
-            raise Refused(f"'{name}' needs the field {key!r}")
-    return cls(**values)
+    return core.parse_command(data, COMMANDS if registry is None else registry, _parse_field)
 
 
-def command_to_dict(command: Command) -> dict[str, Any]:
-    """The plain-dict form of a command; `parse_command` reads it back to an equal command."""
-    out: dict[str, Any] = {"cmd": command.name}
-    for f in fields(command):
-        value = getattr(command, f.name)
-        if value is None or value == f.default:
-            continue
-        if isinstance(value, tuple):
-            value = [command_to_dict(v) if isinstance(v, Command) else v for v in value]
-        out[f.name] = value
-    return out
+__all__ = ["Command", "Redo", "ShowState", "Undo", "command_to_dict", "parse_command"]

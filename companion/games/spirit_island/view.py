@@ -10,19 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .basics import adversary_of, scenario_of, victory_condition
 from .blight_cards import BLIGHT_CARDS
 from .cards import ALL_CARDS
+from .endings import outcome_phrase
 from .fear_cards import FEAR_CARDS
-from .game import (
-    adversary_of,
-    awaiting_reveal,
-    candidates,
-    expected_stage,
-    invader_stage,
-    outcome_phrase,
-    scenario_of,
-    victory_condition,
-)
+from .invader_deck import awaiting_reveal, candidates, expected_stage, invader_stage
 from .reminders import reminders, setup_checklist
 from .state import GameState
 from .texts import (

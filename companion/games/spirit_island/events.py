@@ -5,20 +5,10 @@ Screens announce them, the driver prints them; `to_dict` gives the JSON form wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
-
-@dataclass(frozen=True)
-class Event:
-    type: ClassVar[str]
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
+from companion.core.events import Event
 
 
 @dataclass(frozen=True)
@@ -287,15 +277,3 @@ class ScoreRecorded(Event):
     score: int
     dahan: int
     blight_on_island: int
-
-
-@dataclass(frozen=True)
-class Undone(Event):
-    type: ClassVar[str] = "undone"
-    command: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Redone(Event):
-    type: ClassVar[str] = "redone"
-    command: dict[str, Any]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .basics import cards_in_play, scenario_of
 from .blight_cards import BLIGHT_CARDS
 from .cards import ALL_CARDS
-from .game import cards_in_play, scenario_of
 from .notes import Note, Reminder
 from .scenarios import SCENARIOS, larger_surges
 from .state import GameState, Setup

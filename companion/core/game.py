@@ -1,0 +1,81 @@
+"""What a game gives the core to be played at the table: the `Game` protocol.
+
+A game is one folder under `companion/games/` holding a pure model (commands in, events and a new
+immutable state out) and one `Game` value that describes it; `companion.games.registry` lists
+those values. The session, the store, the service, the driver and the shared screens use a game
+only through this record, so they know no game's rules. A game's state is its own type: the
+core treats it as an opaque, immutable value that compares by equality.
+
+Resources are named by strings (package names, paths relative to the game's folder, a screen
+class as "module:Class"), so that reading the record imports no Kivy and no file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .commands import Command
+from .events import Event
+from .phrases import Translate
+
+State = Any
+"""A game's state: immutable, equal when the games are equal (replay checks rely on it)."""
+
+Course = Iterable[tuple[Command, list[Event], State]]
+"""A game as it was played: each command in effect with its events and the state after it."""
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    """The game's id: the state's "title", new_game's "game", the store's games.title."""
+    name: str
+    """What players call it, in English (translated through the catalogues)."""
+
+    commands: Mapping[str, type[Command]]
+    """Every command the game's table understands by "cmd", its start command included, in the
+    order a refusal lists them. Undo, redo and state belong to the core and may be listed too."""
+    new_game: type[Command]
+    """The command that starts a game; a frozen dataclass with a `seed: int | None` field,
+    which the session fills in when it is None so that the logged command replays the same."""
+    parse_command: Callable[[Any], Command]
+    """One JSON object (already decoded) as one of `commands`, or Refused in players' words."""
+
+    start: Callable[[Any], tuple[State, list[Event]]]
+    """Pure: the new_game command (with its seed) to the first state and what happened."""
+    decide: Callable[[State, Any], tuple[State, list[Event]]]
+    """Pure: a state and a command to the next state and its events, or Refused."""
+    view: Callable[[State, Translate], dict[str, Any]]
+    """The state as the driver's JSON shows it, texts through `translate`."""
+
+    state_to_record: Callable[[State], dict[str, Any]]
+    """The whole state, hidden parts included, as JSON-ready data (snapshots, exports)."""
+    state_from_record: Callable[[dict[str, Any]], State]
+    """`state_to_record`'s inverse; ValueError, KeyError or TypeError on a record it cannot read."""
+
+    summary: Callable[[State], dict[str, Any]]
+    """The columns of the saved games' list: "status" ("active" or "finished"), "players",
+    "rounds", "result", "reason", "score", and those of the store's games table the game uses
+    (Spirit Island: mode, deck_mode, adversary, adversary_level, scenario, difficulty)."""
+    rounds: Callable[[Course], list[dict[str, Any]]]
+    """What each round brought, replayed from the log (`game_detail`'s "per_round")."""
+    catalogue: Callable[[], dict[str, Any]]
+    """What the new-game screen's pickers list (the `catalogue` command's answer)."""
+    tag_cards: Callable[[], Mapping[str, list[dict[str, Any]]]] = lambda: {}
+    """The cards a reader's tag may name, by kind: [{"id", "name", "stage" (text or None)}]."""
+
+    catalogue_domains: tuple[str, ...] = ()
+    """Its gettext templates under companion/locale (the model's texts, its cards)."""
+    rules_corpus: str | None = None
+    """The folder of its rules-lookup entries ({lang}/<topic>.toml), relative to companion/."""
+    layouts: str = ""
+    """The folder of its screens' .kv files, relative to the layouts folder."""
+    table_screen: str = ""
+    """Its table screen's class as "module:Class", imported only by the touchscreen app."""
+    setup_checklist: Callable[[State, Translate], list[dict[str, str]]] = (
+        lambda state, translate: [])
+    """What the table sets out before the first round: [{"id", "text"}] in order."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Anything a game's own screens want to find through the registry."""
