@@ -128,6 +128,26 @@ def fall_if_empty(state: State, pile: int, events: Events) -> State:
     return state
 
 
+# --- parry ----------------------------------------------------------------------------------
+
+PARRIABLE = ("health", "grip", "push")
+"""Parry X reduces a health loss, a grip loss or a push; never corruption, weaknesses or a
+leviathan's special rules (digest 4.9)."""
+
+
+def parry_options(parts: dict[str, int], x: int) -> list[dict[str, int]]:
+    """Every way the players may split PARRY X over the parts of one effect (none below 0)."""
+    outcomes = [dict(parts)]
+    for part, amount in parts.items():
+        if part not in PARRIABLE:
+            continue
+        outcomes = [{**o, part: amount - cut} for o in outcomes
+                    for cut in range(min(amount, x) + 1)
+                    if sum(parts[k] - o[k] for k in PARRIABLE if k in o) + cut <= x]
+    unique = {tuple(sorted(o.items())): o for o in outcomes}
+    return [unique[key] for key in sorted(unique)]
+
+
 # --- the end of the game --------------------------------------------------------------------------
 
 
