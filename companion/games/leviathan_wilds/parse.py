@@ -58,7 +58,8 @@ def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None
     if _SURROGATE.search(value):
         raise Refused(f"'{cmd}': {key} holds a lone UTF-16 surrogate, which is not a character")
     if choices is not None and value not in choices:
-        shown = ", ".join(choices) if len(choices) <= 12 else f"an id such as {choices[0]}"
+        shown = ", ".join(choices) if len(choices) <= 8 else (
+            f"one of the ids {choices[0]} … {choices[-1]}")
         raise Refused(f"'{cmd}': {key} must be {shown}, not {_shown(value)}")
     if len(value) > 200:
         raise Refused(f"'{cmd}': {key} is too long (at most 200 characters)")
