@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -101,10 +102,10 @@ def check_invariants(state: State) -> None:
     record = json.loads(json.dumps(lw.state_to_record(state)))
     assert lw.state_from_record(record) == state
     view = json.loads(json.dumps(lw.view(state)))
-    assert CONTRACT <= set(view)
+    assert set(view) >= CONTRACT
     assert len(view["threat_row"]) == 5
     assert all({"face_up", "wild"} <= set(slot) for slot in view["threat_row"])
-    assert all(GUARDIAN_FIELDS <= set(g) for g in view["guardians"])
+    assert all(set(g) >= GUARDIAN_FIELDS for g in view["guardians"])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,9 +140,7 @@ def test_the_same_seed_and_commands_give_the_same_game(
         assert isinstance(command, lw.NewGame)
         state, _ = lw.start(command, seed)
         for raw in raws:
-            try:
+            with contextlib.suppress(Refused):
                 state, _ = lw.decide(state, lw.parse_command(raw))
-            except Refused:
-                pass
         return state
     assert play() == play()
