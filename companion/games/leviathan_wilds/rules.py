@@ -281,7 +281,9 @@ def next_step(state: State, command: c.Next) -> tuple[State, Events]:
     if state.step == "reveal":
         if state.revealed_slot is None:
             state = _turn_over(state, None, events)
-        state = _begin(state, "activate", events)
+        # A guardian beaten by a fast threat has no activation; the threat still resolves.
+        beaten = state.guardians[state.active].defeated
+        state = _begin(state, "resolve" if beaten else "activate", events)
     elif state.step == "activate":
         state = _begin(_end_activation(state, events), "resolve", events)
     elif state.step == "resolve":

@@ -95,7 +95,7 @@ def check_invariants(state: State) -> None:
         assert guardian.hand >= 0 and guardian.ap_left >= 0
         assert guardian.defeated == (guardian.health <= guardian.corruption)
         if guardian.defeated:
-            assert guardian.hand == 0 and not guardian.falling
+            assert guardian.hand == 0 and not guardian.falling and guardian.ap_card is None
     assert 0 <= state.weakness_deck <= 12
     assert 0 <= state.wrath < len(numbers.wrath_wild_counts)
     assert (state.outcome is None) == (state.step != "over")
