@@ -1,0 +1,228 @@
+"""Reading Leviathan Wilds commands from plain dicts (JSON objects), and writing them back.
+
+`parse_command` raises `Refused` with a sentence a player or a script can act on: an unknown
+command, a missing or wrong-typed field, a value out of range. `command_to_dict` is its inverse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import MISSING, fields
+from typing import Any
+
+from companion.model.errors import Refused
+
+from .commands import COMMANDS, Command
+from .data import (
+    ACTIONS,
+    DIFFICULTIES,
+    GAME_ID,
+    LEVIATHANS,
+    PROTECTIONS,
+    TERRAINS,
+    THREAT_CARDS,
+    THREAT_SLOTS,
+    WEAKNESS_CARD_IDS,
+)
+from .state import STEPS, GuardianSetup
+
+MAX_AMOUNT = 100
+MAX_ECHO = 120
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+# Fields whose amount is signed: a loss or a gain.
+_SIGNED = ("health", "corruption", "grip", "counter")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return "[…]" if value else "[]"
+    if isinstance(value, dict):
+        return "{…}" if value else "{}"
+    text = repr(value)
+    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
+
+
+def _number(cmd: str, key: str, value: Any, low: int, high: int) -> int:
+    # bool is an int in Python; `true` is not a number of anything.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(f"'{cmd}': {key} must be a whole number, not {_shown(value)}")
+    if not low <= value <= high:
+        raise Refused(f"'{cmd}': {key} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
+    if not isinstance(value, str):
+        raise Refused(f"'{cmd}': {key} must be text, not {_shown(value)}")
+    if _SURROGATE.search(value):
+        raise Refused(f"'{cmd}': {key} holds a lone UTF-16 surrogate, which is not a character")
+    if choices is not None and value not in choices:
+        shown = ", ".join(choices) if len(choices) <= 8 else (
+            f"one of the ids {choices[0]} … {choices[-1]}")
+        raise Refused(f"'{cmd}': {key} must be {shown}, not {_shown(value)}")
+    if len(value) > 200:
+        raise Refused(f"'{cmd}': {key} is too long (at most 200 characters)")
+    return value
+
+
+def _flag(cmd: str, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise Refused(f"'{cmd}': {key} must be true or false, not {_shown(value)}")
+    return value
+
+
+def _list(cmd: str, key: str, value: Any, low: int, high: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise Refused(f"'{cmd}': {key} must be a list, not {_shown(value)}")
+    if not low <= len(value) <= high:
+        raise Refused(f"'{cmd}': {key} must hold {low} to {high} entries, not {len(value)}")
+    return value
+
+
+def _dice(cmd: str, key: str, value: Any, low: int) -> tuple[int, ...]:
+    # 12 dice in the box; a die shows 1 to 6.
+    return tuple(_number(cmd, key, d, 1, 6) for d in _list(cmd, key, value, low, 12))
+
+
+def _guardian_setups(cmd: str, value: Any) -> tuple[GuardianSetup, ...]:
+    out = []
+    for entry in _list(cmd, "guardians", value, 1, 4):
+        if not isinstance(entry, dict):
+            raise Refused(f"'{cmd}': each guardian must be an object such as "
+                          "{\"character\": \"Fix\", \"class\": \"Breaker\"}")
+        unknown = sorted(set(entry) - {"character", "class"})
+        if unknown:
+            raise Refused(f"'{cmd}': a guardian takes character and class, not "
+                          f"{', '.join(map(_shown, unknown))}")
+        character, klass = entry.get("character"), entry.get("class")
+        out.append(GuardianSetup(
+            None if character is None else _text(cmd, "character", character),
+            None if klass is None else _text(cmd, "class", klass)))
+    return tuple(out)
+
+
+def _crystals(cmd: str, value: Any) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    out = []
+    for entry in _list(cmd, "crystals", value, 1, 12):
+        if not isinstance(entry, dict) or "dice" not in entry:
+            raise Refused(f"'{cmd}': each crystal must be an object such as "
+                          "{\"dice\": [4], \"corrupted\": false}")
+        unknown = sorted(set(entry) - {"dice", "corrupted"})
+        if unknown:
+            raise Refused(f"'{cmd}': a crystal takes dice and corrupted, not "
+                          f"{', '.join(map(_shown, unknown))}")
+        out.append((_dice(cmd, "dice", entry["dice"], 1),
+                    _flag(cmd, "corrupted", entry.get("corrupted", False))))
+    return tuple(out)
+
+
+def _parse_field(cmd: str, key: str, value: Any) -> Any:
+    """Check one field's value; each check belongs to the field's name (and, for amounts and
+    counts, the command), so every command shares them."""
+    if key == "amount":
+        if cmd in _SIGNED:
+            amount = _number(cmd, key, value, -MAX_AMOUNT, MAX_AMOUNT)
+            if amount == 0:
+                raise Refused(f"'{cmd}': amount must not be 0 (−n for a loss, +n for a gain)")
+            return amount
+        return _number(cmd, key, value, 1, MAX_AMOUNT)
+    if key == "count":
+        return _number(cmd, key, value, 1, THREAT_SLOTS if cmd == "wild" else MAX_AMOUNT)
+    if key in ("guardian", "start_guardian"):
+        return _number(cmd, key, value, 0, 3)
+    if key in ("crystal", "condition"):
+        return _number(cmd, key, value, 0, 99)
+    if key in ("ap", "protected") and cmd == "strike" or key in (
+            "decline_last", "ready", "remove", "corrupted", "met"):
+        return _flag(cmd, key, value)
+    if key == "ap":
+        return _number(cmd, key, value, 0, 20)
+    if key == "x":
+        return _number(cmd, key, value, 1, 20)
+    if key == "players":
+        return _number(cmd, key, value, 1, 4)
+    if key == "leviathan":
+        return _number(cmd, key, value, 1, len(LEVIATHANS))
+    if key == "difficulty":
+        return _text(cmd, key, value, DIFFICULTIES)
+    if key == "game":
+        return _text(cmd, key, value, (GAME_ID,))
+    if key == "step":
+        return _text(cmd, key, value, STEPS)
+    if key == "action":
+        return _text(cmd, key, value, ACTIONS)
+    if key == "kind":
+        return _text(cmd, key, value, TERRAINS)
+    if key == "protections":
+        chosen = tuple(_text(cmd, key, p, PROTECTIONS)
+                       for p in _list(cmd, key, value, 0, len(PROTECTIONS)))
+        if len(set(chosen)) != len(chosen):
+            raise Refused(f"'{cmd}': protections names each protection once")
+        return chosen
+    if key == "card":
+        return _text(cmd, key, value, THREAT_CARDS if cmd == "reveal" else WEAKNESS_CARD_IDS)
+    if key == "dice":
+        return _dice(cmd, key, value, 1 if cmd == "add_crystal" else 0)
+    if key == "guardians":
+        return _guardian_setups(cmd, value)
+    if key == "crystals":
+        return _crystals(cmd, value)
+    if key == "win_conditions":
+        return tuple(_text(cmd, key, v) for v in _list(cmd, key, value, 0, 10))
+    if key == "wrath_wild_counts":
+        return tuple(_number(cmd, key, v, 0, THREAT_SLOTS)
+                     for v in _list(cmd, key, value, 1, 30))
+    if key == "wrath_start":
+        return _number(cmd, key, value, 0, 29)
+    if key in ("health_start", "health_max"):
+        return _number(cmd, key, value, 1, 20)
+    if key == "deck_size":
+        return _number(cmd, key, value, 1, 60)
+    if key == "solo_rest_grip":
+        return _number(cmd, key, value, 1, 60)
+    return _text(cmd, key, value)
+
+
+def parse_command(raw: Any) -> Command:
+    """Turn a JSON object such as {"cmd": "wild", "count": 2} into a command, or raise
+    `Refused` saying what is wrong with it."""
+    if not isinstance(raw, dict):
+        raise Refused("a command must be a JSON object such as {\"cmd\": \"next\"}")
+    name = raw.get("cmd")
+    if not isinstance(name, str):
+        raise Refused("the object has no \"cmd\" field naming the command")
+    cls = COMMANDS.get(name)
+    if cls is None:
+        raise Refused(f"unknown command {_shown(name)}; known commands: {', '.join(COMMANDS)}")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(str(k) for k in set(raw) - set(known) - {"cmd"})
+    if unknown:
+        raise Refused(f"'{name}' does not take {', '.join(map(_shown, unknown))}; it takes "
+                      f"{', '.join(known) or 'no fields'}")
+    values = {}
+    for key, f in known.items():
+        if key in raw and raw[key] is not None:
+            values[key] = _parse_field(name, key, raw[key])
+        elif f.default is MISSING:
+            raise Refused(f"'{name}' needs the field {key!r}")
+    return cls(**values)
+
+
+def command_to_dict(command: Command) -> dict[str, Any]:
+    """The plain-dict form of a command; `parse_command` reads it back to an equal command."""
+    out: dict[str, Any] = {"cmd": command.name}
+    for f in fields(command):
+        value = getattr(command, f.name)
+        if value is None or value == f.default:
+            continue
+        if f.name == "guardians":
+            value = [{k: v for k, v in (("character", g.character),
+                                        ("class", g.guardian_class)) if v is not None}
+                     for g in value]
+        elif f.name == "crystals":
+            value = [{"dice": list(dice), "corrupted": corrupted} for dice, corrupted in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
