@@ -335,7 +335,7 @@ class GameService:
             self.game_id = self.store.create_game(logged_new_game(self.game, logged), summary)
             return
         assert self.game_id is not None
-        self.store.append(self.game_id, c.command_to_dict(logged), summary,
+        self.store.append(self.game_id, self.game.command_to_dict(logged), summary,
                           self.session.snapshot)
 
     def _current_or(self, game: int | None) -> int:
@@ -575,7 +575,7 @@ def _replay(game: Game, log: list[Any], seed_source: Callable[[], int]) -> GameS
 def logged_new_game(game: Game, command: c.Command) -> dict[str, Any]:
     """A new_game as the log keeps it: naming its game, unless it is the first game, whose
     logs stay exactly as they were before there were others (`title_of` reads it back)."""
-    data = c.command_to_dict(command)
+    data = game.command_to_dict(command)
     return data if game.id == DEFAULT_GAME else {"cmd": data.pop("cmd"), "game": game.id, **data}
 
 

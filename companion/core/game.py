@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .commands import Command
+from .commands import Command, command_to_dict
 from .events import Event
 from .phrases import Translate
 
@@ -77,5 +77,8 @@ class Game:
     setup_checklist: Callable[[State, Translate], list[dict[str, str]]] = (
         lambda state, translate: [])
     """What the table sets out before the first round: [{"id", "text"}] in order."""
+    command_to_dict: Callable[[Any], dict[str, Any]] = command_to_dict
+    """`parse_command`'s inverse, for the log and snapshots (the core's fits commands whose
+    fields are plain JSON values)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Anything a game's own screens want to find through the registry."""

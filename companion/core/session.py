@@ -90,7 +90,7 @@ class GameSession:
             self._done.pop()
             self._undone.append(undone)
             self.state = before
-            return [e.Undone(c.command_to_dict(undone))], command
+            return [e.Undone(self.game.command_to_dict(undone))], command
         if isinstance(command, c.Redo):
             if not self._undone:
                 raise Refused("there is nothing to redo")
@@ -100,7 +100,7 @@ class GameSession:
             self._undone.pop()
             self._done.append((self.state, redone))
             self.state = new_state
-            return [e.Redone(c.command_to_dict(redone))], command
+            return [e.Redone(self.game.command_to_dict(redone))], command
         new_state, events = self.game.decide(self.state, command)
         self._done.append((self.state, command))
         self._undone.clear()
@@ -159,10 +159,10 @@ class GameSession:
         if self.state is None or self._started_with is None:
             raise ValueError("no game to snapshot")
         return {
-            "started_with": c.command_to_dict(self._started_with),
+            "started_with": self.game.command_to_dict(self._started_with),
             "state": self.game.state_to_record(self.state),
-            "done": [c.command_to_dict(command) for _, command in self._done],
-            "undone": [c.command_to_dict(command) for command in self._undone],
+            "done": [self.game.command_to_dict(command) for _, command in self._done],
+            "undone": [self.game.command_to_dict(command) for command in self._undone],
         }
 
     @classmethod

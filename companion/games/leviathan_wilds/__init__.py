@@ -14,7 +14,7 @@ The API a shell adapts to:
 
 from __future__ import annotations
 
-from companion.model.errors import Refused
+from companion.core.errors import Refused
 
 from .commands import COMMANDS, Command, NewGame
 from .data import GAME_ID, LEVIATHANS, TAG_IDS, THREAT_CARDS, UNVERIFIED, WEAKNESS_CARD_IDS

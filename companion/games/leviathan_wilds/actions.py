@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.model.errors import Refused
+from companion.core.errors import Refused
 
 from . import commands as c
 from . import events as e

@@ -40,13 +40,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from companion.core.commands import Command as Command
+
 from .data import GAME_ID
 from .state import GuardianSetup
-
-
-@dataclass(frozen=True)
-class Command:
-    name: ClassVar[str]
 
 
 @dataclass(frozen=True)
@@ -67,6 +64,8 @@ class NewGame(Command):
     health_max: int | None = None
     """The track's top: the highest health, and the highest corruption."""
     solo_rest_grip: int | None = None
+    seed: int | None = None
+    """Recorded like every game's (nothing in this game is random: the players shuffle)."""
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.model.errors import Refused
+from companion.core.errors import Refused
 
 from . import events as e
 from .state import OVER, Guardian, Outcome, Pile, State

@@ -10,7 +10,7 @@ import re
 from dataclasses import MISSING, fields
 from typing import Any
 
-from companion.model.errors import Refused
+from companion.core.errors import Refused
 
 from .commands import COMMANDS, Command
 from .data import (
@@ -148,6 +148,8 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _text(cmd, key, value, DIFFICULTIES)
     if key == "game":
         return _text(cmd, key, value, (GAME_ID,))
+    if key == "seed":
+        return _number(cmd, key, value, 0, 2**63 - 1)
     if key == "step":
         return _text(cmd, key, value, STEPS)
     if key == "action":

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.model.errors import Refused
+from companion.core.errors import Refused
 
 from . import actions
 from . import commands as c
@@ -274,7 +274,10 @@ def _end_turn(state: State, events: Events) -> State:
 
 def next_step(state: State, command: c.Next) -> tuple[State, Events]:
     if command.step is not None and command.step != state.step:
-        return state, []  # that step is already finished: a second tap changes nothing
+        # A second tap on Done, meant for a step already finished: refused, so that it is
+        # neither logged nor undone (as Spirit Island's `next` does).
+        raise Refused(f"this was meant to finish the '{command.step}' step, but the game is "
+                      f"at '{state.step}' already; nothing was changed")
     if command.decline_last and state.step != "draw":
         raise Refused("the last card may be declined only in step 4, when drawing up")
     events: Events = []

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import companion.games.leviathan_wilds as lw
+from companion.core.errors import Refused
 from companion.games.leviathan_wilds.state import State
-from companion.model.errors import Refused
 
 CONTRACT = {"title", "round", "step", "active", "threat_row", "wrath", "guardians",
             "crystals_left", "outcome"}

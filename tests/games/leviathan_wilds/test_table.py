@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import companion.games.leviathan_wilds as lw
-from companion.model.errors import Refused
+from companion.core.errors import Refused
 
 from .play import do, new, to_step
 

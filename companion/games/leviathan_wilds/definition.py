@@ -1,0 +1,96 @@
+"""Leviathan Wilds as the core plays it: the one `Game` record that plugs this folder in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.game import Course, Game
+from companion.core.phrases import Translate
+
+from . import data
+from .commands import COMMANDS, NewGame
+from .parse import command_to_dict, parse_command
+from .record import state_from_record, state_to_record
+from .rules import decide, start
+from .state import State
+from .view import setup_checklist, view
+
+# Undo, redo and state are the core's: the session answers them for every game.
+TABLE_COMMANDS = {name: command for name, command in COMMANDS.items()
+                  if name not in ("undo", "redo", "state")}
+
+
+def start_game(command: NewGame) -> tuple[State, list[Any]]:
+    state, events = start(command, command.seed or 0)
+    return state, list(events)
+
+
+def decide_command(state: State, command: Any) -> tuple[State, list[Any]]:
+    new_state, events = decide(state, command)
+    return new_state, list(events)
+
+
+def state_view(state: State, translate: Translate) -> dict[str, Any]:
+    """The driver's JSON state (its texts are English until the game's catalogue exists)."""
+    return view(state)
+
+
+def summary(state: State) -> dict[str, Any]:
+    """The saved games' columns: the shared ones only."""
+    shown = view(state)
+    outcome = shown["outcome"]
+    return {
+        "status": "finished" if outcome else "active",
+        "players": shown["players"],
+        "rounds": shown["round"],
+        "result": outcome["result"] if outcome else None,
+        "reason": outcome["reason"] if outcome else None,
+        "score": None,
+    }
+
+
+def rounds(course: Course) -> list[dict[str, Any]]:
+    """Each round's end: the wrath, the crystals left and the guardians still standing."""
+    series: dict[int, dict[str, Any]] = {}
+    for _command, _events, state in course:
+        shown = view(state)
+        series[shown["round"]] = {
+            "round": shown["round"], "wrath": shown["wrath"],
+            "crystals_left": shown["crystals_left"],
+            "guardians_standing": sum(not g["defeated"] for g in shown["guardians"]),
+        }
+    return [series[number] for number in sorted(series)]
+
+
+def catalogue() -> dict[str, Any]:
+    """What a new-game form offers: the leviathans, the difficulties, the player counts."""
+    return {
+        "leviathans": [{"number": lev.number, "name": lev.name, "complexity": lev.complexity}
+                       for lev in data.LEVIATHANS.values()],
+        "difficulties": list(data.DIFFICULTIES),
+        "players": [1, 2, 3, 4],
+        "unverified": [{"numbers": table, "note": note} for table, note in data.UNVERIFIED],
+    }
+
+
+def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
+    return [{"id": item, "text": translate(text)} for item, text in setup_checklist(state)]
+
+
+LEVIATHAN_WILDS = Game(
+    id=data.GAME_ID,
+    name="Leviathan Wilds",
+    commands=TABLE_COMMANDS,
+    new_game=NewGame,
+    parse_command=parse_command,
+    command_to_dict=command_to_dict,
+    start=start_game,
+    decide=decide_command,
+    view=state_view,
+    state_to_record=state_to_record,
+    state_from_record=state_from_record,
+    summary=summary,
+    rounds=rounds,
+    catalogue=catalogue,
+    setup_checklist=checklist,
+)
