@@ -1,11 +1,12 @@
 """The app's own texts in English, German and French: gettext catalogues read from .po files.
 
-Each language has a few catalogues in `companion/locale/<lang>/LC_MESSAGES/`, one per template
-(`companion.po`: the screens; `game.po`: the model's prompts, reminders, setup steps and
-endings; `cards.po`: fear and blight cards, adversaries and scenarios), plain text a translator
-edits. They are read straight into Python's `gettext.NullTranslations` interface (no compiled
-.mo files to keep in step). English is the source language: a text without a translation is
-shown as written. Pure: no Kivy; the screens bind to `companion.ui.translator.tr`.
+Each language has a few catalogues in `companion/locale/<lang>/LC_MESSAGES/`, one per template:
+`companion.po` for the shared screens, then each game's own, named in its `Game.catalogue_domains`
+and found through the games' registry (a model's prompts, reminders, setup steps and endings; its
+cards), plain text a translator edits. They are read straight into Python's
+`gettext.NullTranslations` interface (no compiled .mo files to keep in step). English is the
+source language: a text without a translation is shown as written. Pure: no Kivy; the screens
+bind to `companion.ui.translator.tr`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "companion"
-TEMPLATES = ("companion", "game", "cards")
+SCREENS_TEMPLATE = DOMAIN
+"""The template of the shared screens' texts; every other template is a game's."""
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 
 
@@ -142,6 +144,16 @@ def _po_string(literal: str) -> str:
     return text
 
 
+def templates() -> tuple[str, ...]:
+    """Every template: the screens' first, then each game's in the registry's order."""
+    from .games.registry import GAMES  # the one way to a game; imported late, as games import us
+
+    found = [SCREENS_TEMPLATE]
+    for game in GAMES.values():
+        found += [name for name in game.catalogue_domains if name not in found]
+    return tuple(found)
+
+
 def catalogue_path(lang: str, template: str = DOMAIN) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{template}.po"
 
@@ -149,7 +161,7 @@ def catalogue_path(lang: str, template: str = DOMAIN) -> Path:
 @functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalogues of `lang` together; English (and a language without files) as written."""
-    paths = [catalogue_path(lang, template) for template in TEMPLATES]
+    paths = [catalogue_path(lang, template) for template in templates()]
     if lang == "en" or not any(path.exists() for path in paths):
         return gettext.NullTranslations()
     messages: dict[str, str] = {}

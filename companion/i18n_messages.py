@@ -1,11 +1,13 @@
-"""Every text of the app that a catalogue translates, in three templates:
+"""Every text of the app that a catalogue translates, in the templates `i18n.templates()` lists:
 
 - `companion`: the screens' texts, found in the layouts (`tr._("…")`) and the Python code
   (`_("…")`, `i18n._("…")`, `N_("…")`, and `ngettext("…", "…", n)` for a text with a
   singular and a plural), plus the invader card and terrain names;
-- `game`: what the game model says at the table: step prompts, victory conditions, endings,
-  setup checklist items and step reminders;
-- `cards`: fear and blight cards, special invader cards, adversaries and scenarios.
+- then each game's templates (its `Game.catalogue_domains`), filled from its
+  `Game.catalogue_texts()`; Spirit Island's two are gathered here from its data:
+  `game`, what the model says at the table (step prompts, victory conditions, endings, setup
+  checklist items and step reminders), and `cards` (fear and blight cards, special invader
+  cards, adversaries and scenarios).
 
 `python -m companion.i18n_messages` writes `companion/locale/<template>.pot`; the catalogues'
 test checks each language's .po files against the same lists.
@@ -18,7 +20,7 @@ import re
 import sys
 from pathlib import Path
 
-from .i18n import LOCALE_DIR, PLURAL_SEPARATOR, TEMPLATES
+from .i18n import LOCALE_DIR, PLURAL_SEPARATOR, SCREENS_TEMPLATE, templates
 from .resources import layouts_dir
 
 PACKAGE = Path(__file__).resolve().parent
@@ -110,13 +112,26 @@ def card_messages() -> set[str]:
     return {text for text in found if text}
 
 
+GATHERED_HERE = {"game": game_messages, "cards": card_messages}
+"""The templates whose game gives no `catalogue_texts` (Spirit Island's, read from its data)."""
+
+
 def template_messages() -> dict[str, list[str]]:
     """Each template's texts; a text two would share belongs to the first."""
+    from .games.registry import GAMES
+
     screens = layout_messages() | code_messages() | data_messages()
-    game = game_messages() - screens
-    cards = card_messages() - screens - game
-    found = {"companion": screens, "game": game, "cards": cards}
-    assert tuple(found) == TEMPLATES
+    found = {SCREENS_TEMPLATE: screens}
+    taken = set(screens)
+    for game in GAMES.values():
+        given = game.catalogue_texts()
+        for name in game.catalogue_domains:
+            if name in found:
+                continue
+            texts = set(given[name]) if name in given else GATHERED_HERE[name]()
+            found[name] = texts - taken
+            taken |= found[name]
+    assert tuple(found) == templates()
     return {name: sorted(texts) for name, texts in found.items()}
 
 

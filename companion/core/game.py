@@ -67,7 +67,11 @@ class Game:
     """The cards a reader's tag may name, by kind: [{"id", "name", "stage" (text or None)}]."""
 
     catalogue_domains: tuple[str, ...] = ()
-    """Its gettext templates under companion/locale (the model's texts, its cards)."""
+    """Its gettext templates under companion/locale (the model's texts, its cards), in the
+    order `python -m companion.i18n_messages` fills them (a text two share goes to the first)."""
+    catalogue_texts: Callable[[], Mapping[str, Iterable[str]]] = lambda: {}
+    """The English texts of each of its templates, by template name, for i18n_messages to write
+    the .pot files from. (Spirit Island's are still gathered in i18n_messages itself.)"""
     rules_corpus: str | None = None
     """The folder of its rules-lookup entries ({lang}/<topic>.toml), relative to companion/."""
     layouts: str = ""

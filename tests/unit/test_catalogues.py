@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 
 from companion.i18n import (
-    TEMPLATES,
     CatalogueError,
     catalogue_path,
     plural_rule,
     read_po,
+    templates,
     translations,
 )
 from companion.i18n_messages import template_messages
 from tests.data.make_seed_fingerprints import FINGERPRINTS, RUN, fingerprint, words
 
 PLACEHOLDER = re.compile(r"\{\w*\}")
-CATALOGUES = [(lang, template) for lang in ("de", "fr") for template in TEMPLATES]
+CATALOGUES = [(lang, template) for lang in ("de", "fr") for template in templates()]
 
 
 @pytest.mark.parametrize(("lang", "template"), CATALOGUES)

@@ -13,6 +13,7 @@ from .parse import command_to_dict, parse_command
 from .record import state_from_record, state_to_record
 from .rules import decide, start
 from .state import State
+from .texts import CATALOGUE_DOMAIN, catalogue_texts
 from .view import setup_checklist, view
 
 # Undo, redo and state are the core's: the session answers them for every game.
@@ -31,8 +32,9 @@ def decide_command(state: State, command: Any) -> tuple[State, list[Any]]:
 
 
 def state_view(state: State, translate: Translate) -> dict[str, Any]:
-    """The driver's JSON state (its texts are English until the game's catalogue exists)."""
-    return view(state)
+    """The driver's JSON state, its prompt, reminders and outcome reason in the driver's
+    language (the "leviathan" catalogue)."""
+    return view(state, translate)
 
 
 def summary(state: State) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def catalogue() -> dict[str, Any]:
 
 
 def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
-    return [{"id": item, "text": translate(text)} for item, text in setup_checklist(state)]
+    return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
 
 
 LEVIATHAN_WILDS = Game(
@@ -93,4 +95,7 @@ LEVIATHAN_WILDS = Game(
     rounds=rounds,
     catalogue=catalogue,
     setup_checklist=checklist,
+    catalogue_domains=(CATALOGUE_DOMAIN,),
+    catalogue_texts=catalogue_texts,
+    rules_corpus="rules/data",
 )

@@ -1,12 +1,18 @@
 """The words Leviathan Wilds shows players: prompts, reminders and the setup checklist.
 
-Each text has a stable message id and an English template with {placeholders}, so a catalogue
-can translate it later; every sentence is the project's own summary of the rules digest.
+Each text has a stable message id and an English template with {placeholders}; the English is
+the msgid of the game's gettext template ("leviathan"), translated when the view renders it.
+Every sentence is the project's own summary of the rules digest.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from companion.core.phrases import Listing, Phrase, Translate, as_written, render
+
+CATALOGUE_DOMAIN = "leviathan"
+"""The gettext template of these texts: companion/locale/leviathan.pot and its .po files."""
 
 PROMPTS: dict[str, str] = {
     "lw-prompt-reveal": "{guardian}: reveal threat {slot} (it is {half}), then tap Done.",
@@ -98,10 +104,36 @@ SETUP_ITEMS: tuple[tuple[str, str], ...] = (
 )
 
 
-def render(template: str, values: dict[str, Any]) -> str:
-    return template.format(**values) if values else template
+WORDS: dict[str, str] = {
+    "wild": "wild",
+    "calm": "calm",
+    "easy": "easy",
+    "medium": "medium",
+    "hard": "hard",
+    "expert": "expert",
+    "nobody": "nobody",
+    "guardian": "Guardian {number}",
+    "printed": "the printed",
+}
+"""Words put into the sentences above: a threat's half, a difficulty, an unnamed guardian."""
 
 
-def message(table: dict[str, str], message_id: str, **values: Any) -> dict[str, Any]:
-    """A text for the view: its id (for a catalogue), the English and the values it used."""
-    return {"id": message_id, "text": render(table[message_id], values), "values": values}
+def word(key: str, **values: Any) -> Phrase:
+    return Phrase(WORDS[key], **values)
+
+
+def message(table: dict[str, str], message_id: str, translate: Translate = as_written,
+            **values: Any) -> dict[str, Any]:
+    """A text for the view: its id, the text in the language of `translate` and the values it
+    used (words as written in English, numbers as they are)."""
+    shown = {key: render(value) if isinstance(value, (Phrase, Listing)) else value
+             for key, value in values.items()}
+    return {"id": message_id, "text": Phrase(table[message_id], **values).render(translate),
+            "values": shown}
+
+
+def catalogue_texts() -> dict[str, list[str]]:
+    """Every text above by gettext template, for `python -m companion.i18n_messages`."""
+    texts = [*PROMPTS.values(), *REMINDERS.values(), *OUTCOME_REASONS.values(),
+             *(text for _item, text in SETUP_ITEMS), *WORDS.values()]
+    return {CATALOGUE_DOMAIN: sorted(set(texts))}

@@ -1,69 +1,83 @@
 """The game as players and other programs see it: plain dicts, ready for JSON or a screen.
 
 `view` has the contract's fields (title, round, step, active, threat_row, wrath, guardians,
-crystals_left, outcome) and extras: the prompt and reminders (message id, English text, values),
-next_slot, last_chance, crystals, the wrath track and which numbers are still unverified.
+crystals_left, outcome) and extras: the prompt and reminders (message id, text, values),
+next_slot, last_chance, crystals, the wrath track and which numbers are still unverified. The
+texts are rendered through the `translate` it is handed (English as written by default); ids,
+values and every other field are the same in every language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from companion.core.phrases import Listing, Phrase, Translate, as_written
+
 from . import events as e
 from .data import GAME_ID, HAND_SIZE, LEVIATHANS, MUSHROOMS_DRAWN, SETUP_WILD, UNVERIFIED
 from .effects import guardian_name
 from .rules import can_decline_last, wild_at
 from .state import Setup, State
-from .texts import OUTCOME_REASONS, PROMPTS, REMINDERS, SETUP_ITEMS, message, render
+from .texts import OUTCOME_REASONS, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, message, word
 
 
-def _half(state: State, slot: int) -> str:
-    return "wild" if state.row[slot].wild else "calm"
+def _half(state: State, slot: int) -> Phrase:
+    return word("wild" if state.row[slot].wild else "calm")
+
+
+def _who(state: State, i: int) -> str | Phrase:
+    """The guardian's character name (a proper name, never translated), or "Guardian n"."""
+    character = state.setup.guardians[i].character
+    return character if character else word("guardian", number=i + 1)
 
 
 def _slot_label(slot: int) -> int:
     return slot + 1  # players count the row 1-5 from the left
 
 
-def outcome_reason(state: State) -> str:
+def _outcome_reason(state: State) -> Phrase:
     assert state.outcome is not None
     values: dict[str, Any] = {}
     if state.outcome.reason == "last_chance":
         values = {"crystals": state.crystals_left,
                   "conditions": sum(not w.met for w in state.win_conditions)}
-    return render(OUTCOME_REASONS[state.outcome.reason], values)
+    return Phrase(OUTCOME_REASONS[state.outcome.reason], **values)
 
 
-def prompt(state: State) -> dict[str, Any]:
+def outcome_reason(state: State, translate: Translate = as_written) -> str:
+    return _outcome_reason(state).render(translate)
+
+
+def prompt(state: State, translate: Translate = as_written) -> dict[str, Any]:
     i = state.active
-    who = guardian_name(state, i)
+    who = _who(state, i)
     if state.outcome is not None:
         if state.outcome.result == "win":
-            return message(PROMPTS, "lw-prompt-win")
-        return message(PROMPTS, "lw-prompt-loss", reason=outcome_reason(state))
+            return message(PROMPTS, "lw-prompt-win", translate)
+        return message(PROMPTS, "lw-prompt-loss", translate, reason=_outcome_reason(state))
     slot = state.revealed_slot
     if state.step == "reveal":
         if slot is not None:
-            return message(PROMPTS, "lw-prompt-revealed", slot=_slot_label(slot),
+            return message(PROMPTS, "lw-prompt-revealed", translate, slot=_slot_label(slot),
                            half=_half(state, slot))
         upcoming = state.next_slot or 0
-        return message(PROMPTS, "lw-prompt-reveal", guardian=who, slot=_slot_label(upcoming),
-                       half=_half(state, upcoming))
+        return message(PROMPTS, "lw-prompt-reveal", translate, guardian=who,
+                       slot=_slot_label(upcoming), half=_half(state, upcoming))
     if state.step == "activate":
         card = state.guardians[i].ap_card
         if card is None:
-            return message(PROMPTS, "lw-prompt-activate", guardian=who)
+            return message(PROMPTS, "lw-prompt-activate", translate, guardian=who)
         if not card.from_hand and state.guardians[i].ap_left == card.ap:
-            return message(PROMPTS, "lw-prompt-activate-empty", guardian=who)
-        return message(PROMPTS, "lw-prompt-activate-ap", guardian=who,
+            return message(PROMPTS, "lw-prompt-activate-empty", translate, guardian=who)
+        return message(PROMPTS, "lw-prompt-activate-ap", translate, guardian=who,
                        ap=state.guardians[i].ap_left)
     if state.step == "resolve":
         shown = slot if slot is not None else 0
-        return message(PROMPTS, "lw-prompt-resolve", slot=_slot_label(shown),
+        return message(PROMPTS, "lw-prompt-resolve", translate, slot=_slot_label(shown),
                        half=_half(state, shown))
     if can_decline_last(state):
-        return message(PROMPTS, "lw-prompt-draw-last", guardian=who, hand=HAND_SIZE)
-    return message(PROMPTS, "lw-prompt-draw", guardian=who, hand=HAND_SIZE)
+        return message(PROMPTS, "lw-prompt-draw-last", translate, guardian=who, hand=HAND_SIZE)
+    return message(PROMPTS, "lw-prompt-draw", translate, guardian=who, hand=HAND_SIZE)
 
 
 _STEP_REMINDERS = {
@@ -76,25 +90,25 @@ _STEP_REMINDERS = {
 }
 
 
-def reminders(state: State) -> list[dict[str, Any]]:
+def reminders(state: State, translate: Translate = as_written) -> list[dict[str, Any]]:
     if state.outcome is not None:
         return []
-    out = [message(REMINDERS, rid) for rid in _STEP_REMINDERS[state.step]]
+    out = [message(REMINDERS, rid, translate) for rid in _STEP_REMINDERS[state.step]]
     if state.step == "activate" and any(c.corrupted and not c.shattered for c in state.crystals):
-        out.append(message(REMINDERS, "lw-rem-activate-corrupted"))
+        out.append(message(REMINDERS, "lw-rem-activate-corrupted", translate))
     if can_decline_last(state):
-        out.append(message(REMINDERS, "lw-rem-draw-last"))
+        out.append(message(REMINDERS, "lw-rem-draw-last", translate))
     last = len(state.row) - 1
     if state.revealed_slot == last or (state.revealed_slot is None and state.next_slot == last):
         wrath = min(state.wrath + 1, len(state.setup.numbers.wrath_wild_counts) - 1)
-        out.append(message(REMINDERS, "lw-rem-round-end", wrath=wrath,
+        out.append(message(REMINDERS, "lw-rem-round-end", translate, wrath=wrath,
                            wild=wild_at(state, wrath)))
     for i, guardian in enumerate(state.guardians):
         if guardian.falling:
-            out.append(message(REMINDERS, "lw-rem-falling", guardian=guardian_name(state, i)))
+            out.append(message(REMINDERS, "lw-rem-falling", translate, guardian=_who(state, i)))
     if state.last_chance is not None:
-        names = ", ".join(guardian_name(state, i) for i in state.last_chance) or "nobody"
-        out.append(message(REMINDERS, "lw-rem-last-chance", guardians=names))
+        names = Listing((_who(state, i) for i in state.last_chance), WORDS["nobody"], ", ")
+        out.append(message(REMINDERS, "lw-rem-last-chance", translate, guardians=names))
     return out
 
 
@@ -121,12 +135,12 @@ def _guardian(state: State, i: int) -> dict[str, Any]:
     }
 
 
-def view(state: State) -> dict[str, Any]:
-    """The whole tracked state as a JSON-ready dict."""
+def view(state: State, translate: Translate = as_written) -> dict[str, Any]:
+    """The whole tracked state as a JSON-ready dict, its texts through `translate`."""
     setup, numbers = state.setup, state.setup.numbers
     leviathan = LEVIATHANS[setup.leviathan]
     outcome = None if state.outcome is None else {
-        "result": state.outcome.result, "reason": outcome_reason(state),
+        "result": state.outcome.result, "reason": outcome_reason(state, translate),
         "reason_id": state.outcome.reason}
     return {
         "title": GAME_ID,
@@ -155,8 +169,8 @@ def view(state: State) -> dict[str, Any]:
         "weakness_deck": state.weakness_deck,
         "last_chance": None if state.last_chance is None else list(state.last_chance),
         "can_decline_last": can_decline_last(state),
-        "prompt": prompt(state),
-        "reminders": reminders(state),
+        "prompt": prompt(state, translate),
+        "reminders": reminders(state, translate),
         "unverified": [{"numbers": table, "note": note} for table, note in UNVERIFIED],
     }
 
@@ -165,16 +179,18 @@ def event_view(event: e.Event) -> dict[str, Any]:
     return event.to_dict()
 
 
-def setup_checklist(target: State | Setup) -> list[tuple[str, str]]:
-    """The setup steps for this game, as (item id, English text)."""
+def setup_checklist(target: State | Setup,
+                    translate: Translate = as_written) -> list[tuple[str, str]]:
+    """The setup steps for this game, as (item id, text through `translate`)."""
     setup = target.setup if isinstance(target, State) else target
     numbers = setup.numbers
-    crystals = len(target.crystals) if isinstance(target, State) else "the printed"
+    crystals = len(target.crystals) if isinstance(target, State) else word("printed")
     first = setup.start_guardian
-    start = setup.guardians[first].character or f"Guardian {first + 1}"
+    start = setup.guardians[first].character or word("guardian", number=first + 1)
     values: dict[str, Any] = {
         "leviathan": setup.leviathan, "name": LEVIATHANS[setup.leviathan].name,
-        "crystals": crystals, "difficulty": setup.difficulty, "wrath_space": numbers.wrath_start,
+        "crystals": crystals, "difficulty": word(setup.difficulty),
+        "wrath_space": numbers.wrath_start,
         "wild": SETUP_WILD[setup.difficulty], "health": numbers.health_start,
         "corruption": numbers.corruption_start, "hand": HAND_SIZE, "guardian": start,
         "mushrooms": MUSHROOMS_DRAWN,
@@ -182,4 +198,5 @@ def setup_checklist(target: State | Setup) -> list[tuple[str, str]]:
     skip = {"lw-setup-guardian-decks" if setup.solo else "lw-setup-solo-deck"}
     if not SETUP_WILD[setup.difficulty]:
         skip.add("lw-setup-wild")
-    return [(item, text.format(**values)) for item, text in SETUP_ITEMS if item not in skip]
+    return [(item, Phrase(text, **values).render(translate))
+            for item, text in SETUP_ITEMS if item not in skip]
