@@ -6,9 +6,10 @@ The API a shell adapts to:
 - `parse_command(raw)` — a JSON object to a command, or `Refused` saying what is wrong.
 - `start(new_game, seed)` / `decide(state, command)` — (new state, events); `Refused` changes
   nothing. Undo and redo are the session's: it keeps the states.
-- `view(state)`, `event_view(event)` — JSON-ready dicts.
+- `view(state, translate)`, `event_view(event)` — JSON-ready dicts; the texts through
+  `translate` (English as written without one).
 - `state_to_record(state)` / `state_from_record(record)` — a JSON-able round trip.
-- `setup_checklist(state_or_setup)` — [(item id, English text)].
+- `setup_checklist(state_or_setup, translate)` — [(item id, text)].
 - `TAG_IDS`, `THREAT_CARDS`, `WEAKNESS_CARD_IDS` — the card tag ids the reader can name.
 """
 
