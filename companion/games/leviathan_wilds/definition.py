@@ -93,4 +93,6 @@ LEVIATHAN_WILDS = Game(
     rounds=rounds,
     catalogue=catalogue,
     setup_checklist=checklist,
+    layouts="leviathan_wilds",
+    table_screen="companion.games.leviathan_wilds.ui.table:LeviathanTableScreen",
 )
