@@ -54,6 +54,14 @@ class ScriptDriver:
         view["title"] = session.game.id
         return view
 
+    def setup_checklist(self) -> list[dict[str, str]]:
+        """What the table sets out before the first round, for the game in play: [{"id",
+        "text"}], texts in the driver's language ([] with no game)."""
+        session = self.service.session
+        if session.state is None:
+            return []
+        return session.game.setup_checklist(session.state, self.translate)
+
     def handle_line(self, line: str) -> dict[str, Any]:
         try:
             try:

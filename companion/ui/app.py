@@ -7,6 +7,7 @@ disk before it answers, and only then do the screens change, so pulling the plug
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import logging
 from collections.abc import Callable
@@ -161,6 +162,9 @@ class CompanionApp(App):
         self.backlight = backlight
         # The new-game screen is Spirit Island's for now: its pickers list that game's cards.
         self.catalogue: dict[str, Any] = GAMES[DEFAULT_GAME].catalogue()
+        self.catalogue_game = DEFAULT_GAME
+        self.game_names = {game.id: game.name for game in GAMES.values()}
+        """Every game the new-game screen offers, by id, in the registry's order."""
         self.start_notices = list(notices or [])
         if service is not None:
             self._attach(service)
@@ -228,8 +232,8 @@ class CompanionApp(App):
             return  # before the first build: the layouts come up in the new language
         if self.screens.has_screen("rules"):
             self.screens.get_screen("rules").lang = lang
-        if self.screens.has_screen("table") and self.game_state:
-            self.screens.get_screen("table").refresh(self.game_state, [])
+        if self.screens.has_screen(self.table_name()) and self.game_state:
+            self.screens.get_screen(self.table_name()).refresh(self.game_state, [])
         if self.screens.has_screen("home"):
             self.screens.get_screen("home").refresh()
         for name in ("new_game", "checklist", "end", "history", "history_detail", "statistics",
@@ -256,8 +260,8 @@ class CompanionApp(App):
         except ValueError:
             self.spirit_timer_limit = 0
         self.spirit_one_step = section.get("spirit_one_step", "0") in ("1", 1, True, "True")
-        if self.screens_built("table") and self.game_state:
-            self.screen("table").refresh(self.game_state, [])
+        if self.screens_built(self.table_name()) and self.game_state:
+            self.screen(self.table_name()).refresh(self.game_state, [])
         if not draws_on_screen():  # without a desktop the window is the whole screen anyway
             fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
             Window.fullscreen = "auto" if fullscreen else False
@@ -428,7 +432,7 @@ class CompanionApp(App):
     def screen(self, name: str) -> Any:
         """The screen called `name`, built (with its layout file) the first time it is asked for."""
         if not self.screens.has_screen(name):
-            screen_class, layout = SCREENS[name]
+            screen_class, layout = SCREENS[name] if name in SCREENS else game_table(name)
             _load_layout(layout)
             self.screens.add_widget(screen_class(name=name))
         return self.screens.get_screen(name)
@@ -473,11 +477,28 @@ class CompanionApp(App):
         self._collect_later()
         was_over = self.game_state.get("phase") == "over"
         self.game_state = answer["state"] or {}
-        self.screen("table").refresh(self.game_state, answer["events"])
+        self.screen(self.table_name()).refresh(self.game_state, answer["events"])
         if not was_over and self.game_state.get("phase") == "over" \
                 and self.screens.current == "table":
             self.show("end")
         return answer
+
+    def catalogue_of(self, game_id: str) -> dict[str, Any]:
+        """What the new-game form offers for `game_id` (Spirit Island's is `catalogue`)."""
+        from ..games.registry import GAMES
+
+        return self.catalogue if game_id == self.catalogue_game else GAMES[game_id].catalogue()
+
+    def table_name(self, state: dict[str, Any] | None = None) -> str:
+        """The name of the table screen of the game in `state` (the game in play when None):
+        Spirit Island's "table", or the screen a game's record names."""
+        return table_screen_name((self.game_state if state is None else state).get("title"))
+
+    def setup_checklist(self) -> list[dict[str, str]]:
+        """What the table sets out for the game in play: the state's list, or the game's."""
+        if self.game_state.get("setup_checklist") is not None:
+            return list(self.game_state["setup_checklist"])
+        return self.driver.setup_checklist() if self.driver is not None else []
 
     def service_call(self, command: dict[str, Any]) -> dict[str, Any]:
         """A service command (games, stats, delete …) whose answer the screen reads."""
@@ -546,6 +567,29 @@ class CompanionApp(App):
         else:
             return False
         return True
+
+
+def table_screen_name(game_id: object) -> str:
+    """A game's table screen: "table" (Spirit Island's, and before any game) unless the game's
+    record names another screen class."""
+    from ..games.registry import GAMES
+
+    game = GAMES.get(game_id) if isinstance(game_id, str) else None
+    table = SCREENS["table"][0]
+    if game is None or game.table_screen in ("", f"{table.__module__}:{table.__name__}"):
+        return "table"
+    return f"table-{game.id}"
+
+
+def game_table(name: str) -> tuple[type[Screen], str]:
+    """The class and the layout file of the table screen called `name` (see table_screen_name),
+    imported the first time it is built."""
+    from ..games.registry import GAMES
+
+    game = next(g for g in GAMES.values() if table_screen_name(g.id) == name != "table")
+    module, _, cls = game.table_screen.partition(":")
+    screen_class: type[Screen] = getattr(importlib.import_module(module), cls)
+    return screen_class, f"{game.layouts}/table.kv" if game.layouts else "table.kv"
 
 
 def _load_layout(name: str) -> None:

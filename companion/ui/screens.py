@@ -75,7 +75,11 @@ class HomeScreen(Screen):
 
     def refresh(self) -> None:
         state = app().game_state
-        if state and state["phase"] != "over":
+        if state and app().table_name(state) != "table":  # a game with a table of its own
+            self.resume_text = _("Resume {game}: round {round}").format(
+                game=_(app().game_names.get(state["title"], state["title"])),
+                round=state["round"]) if unfinished(state) else ""
+        elif state and state["phase"] != "over":
             self.resume_text = _("Resume game: round {round}, {step}").format(
                 round=state["round"], step=presenter.step_title(state).split(" · ", 1)[-1])
         elif state and state["phase"] == "over" and not (state["outcome"] or {}).get("score"):
@@ -85,7 +89,9 @@ class HomeScreen(Screen):
 
     def resume(self) -> None:
         state = app().game_state
-        if state and state["phase"] == "over":
+        if state and app().table_name(state) != "table":
+            app().show(app().table_name(state))
+        elif state and state["phase"] == "over":
             app().show("end")
         elif state and state["phase"] == "setup" and state["step"] != "initial_explore":
             app().show("checklist")
@@ -93,9 +99,33 @@ class HomeScreen(Screen):
             app().show("table")
 
 
+def unfinished(state: dict[str, Any]) -> bool:
+    """A game is in play and not over (Spirit Island's state has a phase; a game without one
+    is over once it has an outcome)."""
+    if not state:
+        return False
+    if "phase" in state:
+        return bool(state["phase"] != "over")
+    return state.get("outcome") is None
+
+
 # --- new game ------------------------------------------------------------------------------------
 
+SPIRIT_ISLAND = "spirit-island"
+LEVIATHAN_WILDS = "leviathan-wilds"
+
+
 class NewGameScreen(Screen):
+    game = StringProperty(SPIRIT_ISLAND)
+    """The game to start: its id in the registry."""
+    leviathan = StringProperty("")
+    """Leviathan Wilds: the leviathan as shown ("3 · name")."""
+    leviathan_names = ListProperty([])
+    """Leviathan Wilds: the leviathan picker's choices, by number."""
+    lw_difficulty = StringProperty("medium")
+    """Leviathan Wilds: easy, medium, hard or expert."""
+    lw_players = NumericProperty(1)
+    """Leviathan Wilds: 1 (solo: one player, two guardians) to 4."""
     players = NumericProperty(2)
     """Players at the table (1-6)."""
     mode = StringProperty("advanced")
@@ -144,6 +174,23 @@ class NewGameScreen(Screen):
 
     def restore(self, last: dict[str, Any]) -> None:
         """The choices of the last game started, where they still name something known."""
+        if last.get("game") == LEVIATHAN_WILDS:
+            self.game = LEVIATHAN_WILDS
+            self._restore_leviathan(last)
+            last = {}
+        self._restore_spirit_island(last)
+
+    def _restore_leviathan(self, last: dict[str, Any]) -> None:
+        if last.get("players") in range(1, 5):
+            self.lw_players = last["players"]
+        if last.get("difficulty") in ("easy", "medium", "hard", "expert"):
+            self.lw_difficulty = last["difficulty"]
+        chosen = [name for name in self.leviathan_names
+                  if name.split(" ", 1)[0] == str(last.get("leviathan"))]
+        if chosen:
+            self.leviathan = chosen[0]
+
+    def _restore_spirit_island(self, last: dict[str, Any]) -> None:
         names = {item["id"]: name for name, item in
                  [*self._adversaries.items(), *self._scenarios.items(), *self._blight.items()]}
         if last.get("players") in range(1, 7):
@@ -184,6 +231,11 @@ class NewGameScreen(Screen):
         self.adversary = _(adversary["name"]) if adversary else _(NONE_CHOICE)
         self.scenario = _(scenario["name"]) if scenario else _(NONE_CHOICE)
         self.blight_card = _(blight["name"]) if blight else _(RANDOM_BLIGHT)
+        number = self.leviathan.split(" ", 1)[0]
+        self.leviathan_names = [f"{lev['number']} · {_(lev['name'])}"
+                                for lev in app().catalogue_of(LEVIATHAN_WILDS)["leviathans"]]
+        self.leviathan = next((name for name in self.leviathan_names
+                               if name.split(" ", 1)[0] == number), self.leviathan_names[0])
         self._language = i18n.language()
         self._changed()
 
@@ -215,6 +267,10 @@ class NewGameScreen(Screen):
         return setup_difficulty(command)
 
     def command(self) -> dict[str, Any]:
+        if self.game == LEVIATHAN_WILDS:
+            return {"cmd": "new_game", "game": LEVIATHAN_WILDS, "players": int(self.lw_players),
+                    "difficulty": self.lw_difficulty,
+                    "leviathan": int(self.leviathan.split(" ", 1)[0])}
         command: dict[str, Any] = {"cmd": "new_game", "players": int(self.players),
                                    "mode": self.mode, "deck": self.deck,
                                    "events": self.events, "thematic": self.thematic}
@@ -232,6 +288,21 @@ class NewGameScreen(Screen):
                 command["scenario_difficulty"] = int(self.scenario_difficulty)
         return command
 
+    def pick_leviathan(self) -> None:
+        """Leviathan Wilds: the 17 leviathans as large buttons, by number."""
+        picker = CardPicker(title=_("Which leviathan?"), columns=3)
+        colour = app().colours["button"]
+        picker.fill([{"value": name.split(" ", 1)[0], "text": name,
+                      "detail": _("complexity {level}").format(level=lev["complexity"]),
+                      "background": colour, "text_colour": app().colours["button_text"],
+                      "highlight": name == self.leviathan}
+                     for name, lev in zip(self.leviathan_names,
+                                          app().catalogue_of(LEVIATHAN_WILDS)["leviathans"],
+                                          strict=True)])
+        picker.when_picked = lambda number: setattr(self, "leviathan", next(
+            name for name in self.leviathan_names if name.split(" ", 1)[0] == number))
+        picker.open()
+
     def choose_blight(self, card_id: str | None) -> None:
         """A blight card laid on the reader during setup: the game will use it."""
         for name, card in self._blight.items():
@@ -244,14 +315,14 @@ class NewGameScreen(Screen):
         state = app().game_state
 
         def begin() -> None:
-            if state and state["phase"] != "over":
+            if unfinished(state):
                 app().send({"cmd": "abandon"})
             command = self.command()
             if app().send(command):
                 app().remember_new_game(command)
                 app().show("checklist")
 
-        if state and state["phase"] != "over":
+        if unfinished(state):
             ask_then(_("A game is still unfinished. Abandon it and start a new one?"),
                      _("Abandon and start"), begin, app().confirm_destructive)
         else:
@@ -279,6 +350,8 @@ class ChecklistScreen(Screen):
     """Players, adversary, scenario and difficulty in one line."""
     ticked = NumericProperty(0)
     """How many items are ticked."""
+    spirit_island = BooleanProperty(True)
+    """The game is Spirit Island (set up for its first explore); else another game's table."""
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
@@ -293,7 +366,20 @@ class ChecklistScreen(Screen):
             return
         rows = self.ids.checklist
         done = [row.done for row in reversed(rows.children)] if keep_ticks else []
-        self.items = [item["text"] for item in state["setup_checklist"]]
+        self.items = [item["text"] for item in app().setup_checklist()]
+        self.spirit_island = app().table_name(state) == "table"
+        if self.spirit_island:
+            self.summary = self._spirit_island_summary(state)
+        else:
+            self.summary = app().screen(app().table_name(state)).setup_summary(state)
+        rows.clear_widgets()
+        for index, text in enumerate(self.items):
+            ticked = index < len(done) and done[index]
+            rows.add_widget(ChecklistRow(text=text, done=ticked, on_release=self._toggled))
+        self.ticked = sum(1 for row in rows.children if row.done)
+
+    @staticmethod
+    def _spirit_island_summary(state: dict[str, Any]) -> str:
         players = state["players"]
         parts = [_("1 player") if players == 1
                  else _("{count} players").format(count=players),
@@ -304,12 +390,7 @@ class ChecklistScreen(Screen):
         if state["scenario_detail"]:
             parts.append(state["scenario_detail"]["name"])
         parts.append(_("difficulty {difficulty}").format(difficulty=state["difficulty"]))
-        self.summary = " · ".join(parts)
-        rows.clear_widgets()
-        for index, text in enumerate(self.items):
-            ticked = index < len(done) and done[index]
-            rows.add_widget(ChecklistRow(text=text, done=ticked, on_release=self._toggled))
-        self.ticked = sum(1 for row in rows.children if row.done)
+        return " · ".join(parts)
 
     def _toggled(self, row: ChecklistRow) -> None:
         row.done = not row.done
@@ -318,13 +399,14 @@ class ChecklistScreen(Screen):
     def ready(self) -> None:
         """On to the table; with items unticked the players are asked first."""
         left = len(self.items) - self.ticked
+        table = app().table_name()
         if left <= 0:
-            app().show("table")
+            app().show(table)
             return
         ConfirmPopup(message=_("{left} of {total} setup items are not ticked. Start anyway?")
                      .format(left=left, total=len(self.items)),
                      confirm_text=_("Start anyway"),
-                     when_confirmed=lambda: app().show("table")).open()
+                     when_confirmed=lambda: app().show(table)).open()
 
 
 # --- the table -----------------------------------------------------------------------------------

@@ -98,4 +98,6 @@ LEVIATHAN_WILDS = Game(
     catalogue_domains=(CATALOGUE_DOMAIN,),
     catalogue_texts=catalogue_texts,
     rules_corpus="rules/data",
+    layouts="leviathan_wilds",
+    table_screen="companion.games.leviathan_wilds.ui.table:LeviathanTableScreen",
 )

@@ -1,0 +1,1 @@
+"""Leviathan Wilds on the touchscreen: its screens (Kivy), apart from the pure model."""
