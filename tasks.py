@@ -27,9 +27,10 @@ BIN = VENV / "bin"
 STAMP = VENV / ".installed-from"
 # Debian packages: venv support for the system python; for the app's window in the UI tests and
 # screenshots a virtual X server (Xvfb) with Mesa's software OpenGL, which Kivy's SDL2 opens.
-# A C compiler builds the power-cut test's small fsync shim (tests/integration/power_cut_shim.c).
+# A C compiler builds the power-cut test's small fsync shim (tests/integration/power_cut_shim.c);
+# xwd (x11-apps) photographs the display of an installed app started from outside.
 APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "libegl1",
-                "libmtdev1", "gcc", "libc6-dev"]
+                "libmtdev1", "gcc", "libc6-dev", "x11-apps"]
 # Card-reader clients the emulator's tests run, installed without their dependencies: those
 # would pull in Blinka's hardware layer (pyftdi, sysv_ipc, ...) and spidev, none of which the
 # tests use (tests/reader/conftest.py stands in for the few CircuitPython names imported).

@@ -19,9 +19,10 @@ import sys
 from pathlib import Path
 
 from .i18n import LOCALE_DIR, PLURAL_SEPARATOR, TEMPLATES
+from .resources import layouts_dir
 
 PACKAGE = Path(__file__).resolve().parent
-LAYOUTS = PACKAGE.parent / "layouts"
+LAYOUTS = layouts_dir()
 KV_TEXT = re.compile(r'tr\._\(("(?:[^"\\]|\\.)*")\)')
 PLURAL_MARKER = "ngettext"
 """`ngettext("{count} game", "{count} games", n)`: a text with a singular and a plural."""
@@ -30,7 +31,7 @@ MARKERS = ("_", "N_", PLURAL_MARKER)
 
 def layout_messages() -> set[str]:
     found = set()
-    for path in LAYOUTS.glob("*.kv"):
+    for path in LAYOUTS.rglob("*.kv"):
         found |= {ast.literal_eval(literal) for literal in KV_TEXT.findall(path.read_text())}
     return found
 

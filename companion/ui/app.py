@@ -30,18 +30,21 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
 from ..i18n import N_, _
+from ..resources import layouts_dir
 from . import charts, screens, settings_screen, widgets  # noqa: F401  (charts, widgets: named in kv)
+from .launch import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
 from .translator import tr
 
 if TYPE_CHECKING:  # imported when the database is opened, after the first frame
+    from ..backlight import Backlight
     from ..driver import ScriptDriver
     from ..service import GameService
 
 log = logging.getLogger(__name__)
 
-LAYOUTS_DIR = Path(__file__).resolve().parents[2] / "layouts"
+LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
 # Each screen: its class and its layout file. A screen (and its file) is built the first time
 # it is needed, so the app shows Home without paying for the table, the setup form and the
@@ -74,7 +77,10 @@ TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 # The settings in companion.ini: their sections and keys are those of earlier versions, whose
 # files must keep working. spirit_one_step: the Spirit phase's steps as one (1) or three (0).
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
-            "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0, "spirit_one_step": 0}
+            "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0, "spirit_one_step": 0,
+            "rotation": "", "night_dim": 1}
+"""rotation: "" follows COMPANION_ROTATION (the installer's --rotate), else 0/90/180/270.
+night_dim: turn the panel's backlight down with the night theme, where it can be set."""
 
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": ""}
 
@@ -135,17 +141,24 @@ class CompanionApp(App):
     def __init__(self, service: GameService | None = None, config_dir: Path | None = None,
                  notices: list[str] | None = None,
                  open_service: Callable[[], GameService] | None = None,
+                 when_ready: Callable[[], object] | None = None,
+                 backlight: Backlight | None = None,
                  **kwargs: Any) -> None:
         """The app over `service`, or over the one `open_service` opens once the first frame
         is on the screen (the database and its library cost a sixth of the start).
         `notices`: lines for the players, in their words, shown at the start (a database
-        moved aside is told from the service's store)."""
+        moved aside is told from the service's store).
+        `when_ready`: called once the first frame is on the screen and the games are open
+        (the appliance tells systemd it is up). `backlight`: the panel's light, dimmed with
+        the night theme (None: a screen whose light the app cannot set)."""
         from ..model.catalogue import catalogue
 
         self._config_dir = config_dir
         super().__init__(**kwargs)
         self.driver: ScriptDriver | None = None
         self._open_service = open_service
+        self._when_ready = when_ready
+        self.backlight = backlight
         self.catalogue: dict[str, Any] = catalogue()
         self.start_notices = list(notices or [])
         if service is not None:
@@ -244,8 +257,17 @@ class CompanionApp(App):
         self.spirit_one_step = section.get("spirit_one_step", "0") in ("1", 1, True, "True")
         if self.screens_built("table") and self.game_state:
             self.screen("table").refresh(self.game_state, [])
-        fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
-        Window.fullscreen = "auto" if fullscreen else False
+        if not draws_on_screen():  # without a desktop the window is the whole screen anyway
+            fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
+            Window.fullscreen = "auto" if fullscreen else False
+        Window.rotation = screen_rotation(section.get("rotation", ""))
+        if self.backlight is not None:
+            night = section.get("theme") == "night" \
+                and section.get("night_dim", "1") in ("1", 1, True, "True")
+            if night:
+                self.backlight.dim()
+            else:
+                self.backlight.restore()
 
     # --- the games database ---
 
@@ -342,6 +364,8 @@ class CompanionApp(App):
 
     def _after_first_frame(self, _dt: float) -> None:
         self._open_database()
+        if self._when_ready is not None:
+            self._when_ready()
         self.screen(BUILT_AHEAD)
         self.apply_reader_settings()  # pyserial and the reader's threads only now
         if self.builds_ahead:
@@ -394,6 +418,8 @@ class CompanionApp(App):
 
     def on_stop(self) -> None:
         self.reader_link.stop()
+        if self.backlight is not None:
+            self.backlight.restore()
 
     def screens_built(self, name: str) -> bool:
         return hasattr(self, "screens") and self.screens.has_screen(name)

@@ -13,6 +13,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from ..backlight import Backlight
+from ..notify import SystemdNotifier
 from ..signals import STOP_SIGNALS
 
 NO_DISPLAY = ("companion: no display found (DISPLAY and WAYLAND_DISPLAY are not set); run it "
@@ -72,10 +74,69 @@ def prepare_kivy(kivy_home: Path | None = None, width: int = 800, height: int = 
 
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
-    Config.set("graphics", "width", str(width))
-    Config.set("graphics", "height", str(height))
-    Config.set("graphics", "minimum_width", "480")
-    Config.set("graphics", "minimum_height", "320")
+    configure_touch_panel(Config, draws_on_screen=draws_on_screen())
+    Config.set("graphics", "rotation", str(default_rotation()))
+    if draws_on_screen():
+        # The whole screen, with no pointer drawn over it. No minimum size: under KMS/DRM it
+        # leaves the window black.
+        Config.set("graphics", "fullscreen", "auto")
+        Config.set("graphics", "show_cursor", "0")
+        # SDL turns each touch into a mouse click too, which Kivy's mouse input would take as
+        # a second touch beside the panel's own.
+        os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
+    else:
+        Config.set("graphics", "width", str(width))
+        Config.set("graphics", "height", str(height))
+        Config.set("graphics", "minimum_width", "480")
+        Config.set("graphics", "minimum_height", "320")
+
+
+TOUCH_PANEL = ("touch_panel", "probesysfs,provider=hidinput")
+"""The touch panel's one input under KMS/DRM: Kivy reads it from /dev/input itself. Its
+default config lists a probesysfs input already, and Raspberry Pi guides add a second (mtdev
+beside hidinput): two entries open the panel twice and every touch counts double."""
+
+ROTATIONS = (0, 90, 180, 270)
+
+
+def draws_on_screen() -> bool:
+    """Whether SDL draws straight to the screen (KMS/DRM, no desktop): the appliance."""
+    return os.environ.get("SDL_VIDEODRIVER", "") == "kmsdrm"
+
+
+def configure_touch_panel(config: Any, draws_on_screen: bool) -> None:
+    """Exactly one probesysfs input when drawing straight to the screen; none under a desktop
+    or Xwayland, whose server hands Kivy the touches as mouse events."""
+    for key in list(config.options("input")):
+        if config.get("input", key).split(",")[0].strip() == "probesysfs":
+            config.remove_option("input", key)
+    if draws_on_screen:
+        config.set("input", *TOUCH_PANEL)
+
+
+def default_rotation() -> int:
+    """The screen's rotation in degrees from COMPANION_ROTATION (the installer writes it for a
+    panel mounted the other way round); 0 when unset or not one of 0, 90, 180, 270."""
+    value = os.environ.get("COMPANION_ROTATION", "").strip()
+    try:
+        rotation = int(value) if value else 0
+    except ValueError:
+        rotation = -1
+    if rotation not in ROTATIONS:
+        logging.getLogger(__name__).warning(
+            "COMPANION_ROTATION=%r is not one of 0, 90, 180, 270; the screen is not rotated",
+            value)
+        return 0
+    return rotation
+
+
+def screen_rotation(setting: str) -> int:
+    """The rotation the setting asks for; "" (never chosen) takes the installer's default."""
+    try:
+        rotation = int(setting)
+    except ValueError:
+        return default_rotation()
+    return rotation if rotation in ROTATIONS else default_rotation()
 
 
 def run_app(db_path: Path, verbose: bool = False) -> int:
@@ -104,7 +165,15 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
 
     from .app import CompanionApp
 
-    app = CompanionApp(config_dir=db_path.parent, open_service=open_service)
+    notifier = SystemdNotifier()
+    app = CompanionApp(config_dir=db_path.parent, open_service=open_service,
+                       when_ready=lambda: notifier.ready("the table is on the screen"),
+                       backlight=Backlight.find())
+    interval = notifier.ping_interval()
+    if interval is not None:
+        # Pinged from the main loop's clock: a hung loop stops the pings, and systemd restarts
+        # the app.
+        Clock.schedule_interval(lambda _dt: notifier.ping(), interval)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         # The handler runs between two bytecodes of the loop: let the loop itself stop the app.
@@ -114,4 +183,5 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
     for number in STOP_SIGNALS:
         signal.signal(number, stop)
     app.run()
+    notifier.stopping()
     return 0

@@ -24,12 +24,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ..i18n import N_, _
+from .launch import screen_rotation
 from .widgets import FitButton, InstantPopup
 
 # The settings the screen shows: "section/key" as in companion.ini.
 KEYS = ("companion/language", "companion/text_size", "companion/theme", "companion/confirm",
         "companion/spirit_timer", "companion/spirit_timer_limit", "companion/spirit_one_step",
-        "companion/fullscreen", "reader/port", "reader/family", "reader/line_pattern")
+        "companion/fullscreen", "companion/rotation", "companion/night_dim", "reader/port",
+        "reader/family", "reader/line_pattern")
 
 # Ports a Pi's reader is usually found on, offered when they exist: the UART on the GPIO pins
 # and the name hardware/README.md's udev rule gives a USB reader.
@@ -170,7 +172,10 @@ class SettingsScreen(Screen):
 
     def refresh(self) -> None:
         config = app().config
-        self.values = {key: config.get(*key.split("/")) for key in KEYS}
+        values = {key: config.get(*key.split("/")) for key in KEYS}
+        # Never chosen: the rotation in use is the installer's.
+        values["companion/rotation"] = str(screen_rotation(values["companion/rotation"]))
+        self.values = values
         self.port_text = address_label(self.values["reader/port"])
 
     def retranslate(self) -> None:

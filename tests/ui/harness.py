@@ -21,13 +21,20 @@ def ensure_display() -> subprocess.Popen[bytes] | None:
     """Start Xvfb on a free display when none is set; returns it so it can be stopped."""
     if os.environ.get("DISPLAY"):
         return None
+    process, display = start_xvfb(XVFB_SCREEN)
+    os.environ["DISPLAY"] = display
+    return process
+
+
+def start_xvfb(screen: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A new Xvfb with one screen of `screen` ("WxHxDEPTH") on a free display, and its name."""
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         raise RuntimeError("the UI tests need Xvfb: run `python3 tasks.py setup` (it installs "
                            "xvfb and Mesa with apt-get)")
     read_end, write_end = os.pipe()
     process = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_end), "-screen", "0", XVFB_SCREEN, "-nolisten", "tcp"],
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", screen, "-nolisten", "tcp"],
         pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_end)
     with os.fdopen(read_end) as pipe:
@@ -35,8 +42,7 @@ def ensure_display() -> subprocess.Popen[bytes] | None:
     if not number:
         process.kill()
         raise RuntimeError("Xvfb did not start")
-    os.environ["DISPLAY"] = f":{number}"
-    return process
+    return process, f":{number}"
 
 
 def prepare(kivy_home: Path) -> None:
@@ -54,7 +60,8 @@ class Harness:
     """One app over its own database, drawn in the shared test window."""
 
     def __init__(self, db_path: Path, size: tuple[int, int] = (800, 480),
-                 build_ahead: bool = False, open_database_later: bool = False) -> None:
+                 build_ahead: bool = False, open_database_later: bool = False,
+                 backlight: Any = None) -> None:
         from kivy.base import EventLoop
         from kivy.core.window import Window
 
@@ -67,10 +74,11 @@ class Harness:
         EventLoop.ensure_window()
         self.resize(*size, settle=False)
         if open_database_later:  # as the app starts on the Pi: the database after one frame
-            self.app = CompanionApp(config_dir=db_path.parent,
+            self.app = CompanionApp(config_dir=db_path.parent, backlight=backlight,
                                     open_service=lambda: build_service(db_path)[0])
         else:
-            self.app = CompanionApp(build_service(db_path)[0], config_dir=db_path.parent)
+            self.app = CompanionApp(build_service(db_path)[0], config_dir=db_path.parent,
+                                    backlight=backlight)
         self.app.builds_ahead = build_ahead  # else each test would build every screen
         self.app._run_prepare()  # what App.run() does before its loop, which the test drives
         self.frames(3)
@@ -156,11 +164,24 @@ class Harness:
         width, height = self.window.size
         assert 0 <= x <= width and 0 <= y <= height, f"{widget} lies outside the window"
         self._pause()
-        touch = UnitTestTouch(x, y)
+        touch = UnitTestTouch(*self._as_the_panel_reports(x, y))
         touch.touch_down()
         self.frames(1)
         touch.touch_up()
         self.frames(3)
+
+    def _as_the_panel_reports(self, x: float, y: float) -> tuple[float, float]:
+        """The window point (x, y) as the touch panel would report it on a turned screen: the
+        panel knows nothing of the rotation, and Kivy turns its touches (UnitTestTouch takes
+        a point of the unturned window, as the panel reports it, scaled to the window)."""
+        system_width, system_height = (size - 1 for size in self.window.system_size)
+        across, up = {
+            0: (x / system_width, y / system_height),
+            90: (1 - y / system_width, x / system_height),
+            180: (1 - x / system_width, 1 - y / system_height),
+            270: (y / system_width, 1 - x / system_height),
+        }[self.window.rotation]
+        return across * (self.window.width - 1), up * (self.window.height - 1)
 
     def scroll_into_view(self, widget: Any) -> None:
         """Scroll every ScrollView around `widget` so it is visible, as a player would."""

@@ -194,7 +194,7 @@ def test_no_settings_text_is_left_in_english(ui: Harness, name: str, lang: str) 
     entry = ui.popup()
 
     def allowed(widget: Any, text: str) -> bool:
-        return (text in translated or text.isdigit() or text in LANGUAGE_NAMES
+        return (text in translated or text.removesuffix("°").isdigit() or text in LANGUAGE_NAMES
                 or text in ("PN532", "EM4100", "+", "-")  # the chips' names, the stepper's
                 or widget in ports  # the system's names for its serial ports
                 or isinstance(widget, EntryKey) and (widget.key == text  # a key's own sign
@@ -227,5 +227,45 @@ def test_a_settings_file_of_an_earlier_version_keeps_working(tmp_path: Path) -> 
         assert ids.spirit_timer_limit.value == 5 and ids.family.value == "em4100"
         assert ui.app.text_scale == 1.2 and not ui.app.confirm_destructive
         ui.tap(button(ui, "English", ids.language))
+    finally:
+        ui.close()
+
+
+def test_the_screen_turns_with_the_rotation_setting(ui: Harness) -> None:
+    settings = open_settings(ui)
+    assert settings.ids.rotation.value == "0"  # never chosen: the installer's default
+    try:
+        ui.tap(button(ui, "90°", settings.ids.rotation))
+        ui.frames(2)
+        assert stored(ui, "companion", "rotation") == "90"
+        assert ui.window.rotation == 90
+        assert ui.window.width < ui.window.height  # the landscape panel reads as portrait
+        # Still tappable after the turn: the touch lands on the button it is drawn on.
+        ui.tap(button(ui, "0°", settings.ids.rotation))
+        assert stored(ui, "companion", "rotation") == "0" and ui.window.rotation == 0
+    finally:
+        ui.window.rotation = 0
+
+
+def test_the_night_theme_dims_the_panel_and_the_day_brings_it_back(tmp_path: Path) -> None:
+    folder = tmp_path / "sysfs" / "10-0045"  # a stand-in for /sys/class/backlight/<panel>
+    folder.mkdir(parents=True)
+    (folder / "max_brightness").write_text("255\n")
+    (folder / "brightness").write_text("200\n")
+    level = lambda: int((folder / "brightness").read_text())  # noqa: E731
+    from companion.backlight import Backlight
+
+    ui = Harness(tmp_path / "games.db", backlight=Backlight(folder))
+    try:
+        settings = open_settings(ui)
+        assert level() == 200
+        ui.tap(button(ui, "Night", settings.ids.theme))
+        assert level() == 64
+        ui.tap(button(ui, "Off", settings.ids.night_dim))
+        assert stored(ui, "companion", "night_dim") == "0" and level() == 200
+        ui.tap(button(ui, "On", settings.ids.night_dim))
+        assert level() == 64
+        ui.tap(button(ui, "Dark", settings.ids.theme))
+        assert level() == 200
     finally:
         ui.close()

@@ -1,0 +1,76 @@
+"""The display's backlight, dimmed with the night theme where the panel lets the app set it.
+
+Linux shows a panel's backlight as /sys/class/backlight/<name>/ with `brightness` and
+`max_brightness`; the appliance's udev rule lets the `video` group write `brightness`. Anything
+else (a desktop monitor, a file that cannot be written) leaves the light as it is: dimming is
+a comfort, never a reason to stop.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SYSFS_BACKLIGHTS = Path("/sys/class/backlight")
+NIGHT_FRACTION = 0.25
+"""The night theme's brightness, as a share of the panel's brightest."""
+
+
+class Backlight:
+    """One backlight folder in sysfs (or a stand-in folder with the same two files)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._bright: int | None = None  # the level before dimming, put back afterwards
+        self._warned = False
+
+    @classmethod
+    def find(cls, environ: dict[str, str] | None = None,
+             sysfs: Path = SYSFS_BACKLIGHTS) -> Backlight | None:
+        """The panel named in COMPANION_BACKLIGHT, else the first one sysfs lists, else None."""
+        environ = dict(os.environ) if environ is None else environ
+        named = environ.get("COMPANION_BACKLIGHT", "").strip()
+        if named:
+            folder = Path(named) if "/" in named else sysfs / named
+            return cls(folder) if (folder / "brightness").exists() else None
+        try:
+            folders = sorted(p for p in sysfs.iterdir() if (p / "brightness").exists())
+        except OSError:
+            return None
+        return cls(folders[0]) if folders else None
+
+    def _read(self, name: str) -> int:
+        return int((self.folder / name).read_text().strip())
+
+    def _write(self, level: int) -> bool:
+        try:
+            (self.folder / "brightness").write_text(f"{level}\n")
+        except OSError as error:
+            if not self._warned:
+                log.warning("the backlight %s cannot be set: %s", self.folder, error)
+                self._warned = True
+            return False
+        return True
+
+    def dim(self, fraction: float = NIGHT_FRACTION) -> bool:
+        """Turn the light down to `fraction` of its brightest (never fully off)."""
+        try:
+            current, brightest = self._read("brightness"), self._read("max_brightness")
+        except (OSError, ValueError) as error:
+            log.warning("the backlight %s cannot be read: %s", self.folder, error)
+            return False
+        if self._bright is None:
+            self._bright = current
+        return self._write(max(1, round(brightest * fraction)))
+
+    def restore(self) -> bool:
+        """Put back the level from before dimming (nothing to do if it was not dimmed)."""
+        if self._bright is None:
+            return True
+        if self._write(self._bright):
+            self._bright = None
+            return True
+        return False
