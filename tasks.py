@@ -6,6 +6,11 @@
     python3 tasks.py bench           set up, then print the model, store and UI benchmarks
     python3 tasks.py screenshots     set up, then photograph every screen into screenshots/
     python3 tasks.py setup           only create or refresh the virtual environment
+    python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64]
+                                     put the companion's wheel and every dependency's wheel for
+                                     the Pi (aarch64, default) in DIR: `install.sh --source DIR`
+    python3 tasks.py appliance-test  (minutes, as root) install.sh in a Debian arm64 chroot, then
+                                     in a virtual machine when tests/appliance/vm.py is there
 
 Set-up is idempotent: Debian packages the tests need are installed when missing (as root, or
 through sudo), the virtual environment lives in .venv and is refreshed when pyproject.toml
@@ -19,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -29,8 +35,25 @@ STAMP = VENV / ".installed-from"
 # screenshots a virtual X server (Xvfb) with Mesa's software OpenGL, which Kivy's SDL2 opens.
 # A C compiler builds the power-cut test's small fsync shim (tests/integration/power_cut_shim.c);
 # xwd (x11-apps) photographs the display of an installed app started from outside.
+# shellcheck and systemd-analyze (package systemd) judge deploy/ (tests/deploy).
 APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "libegl1",
-                "libmtdev1", "gcc", "libc6-dev", "x11-apps"]
+                "libmtdev1", "gcc", "libc6-dev", "x11-apps", "shellcheck", "systemd"]
+# Any fixed time: the same source then gives a byte-identical wheel (deploy/install.sh uses the
+# same one, as the wheel's hash names the release).
+WHEEL_EPOCH = "315532800"
+# Left out of the copy a wheel is built from: caches, and build/ leftovers that would end up in
+# the wheel.
+WHEEL_SOURCE_SKIP = shutil.ignore_patterns(
+    ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+    ".mypy_cache", ".ruff_cache", ".hypothesis", "screenshots", "tests")
+WHEEL_ARCHES = ("aarch64", "x86_64")
+
+
+def wheel_platforms(arch: str) -> list[str]:
+    """pip's --platform options for Debian 12 (glibc 2.36): pip takes a platform tag literally,
+    so every manylinux level from 2.17 (manylinux2014) up is named."""
+    return [option for minor in range(17, 37)
+            for option in ("--platform", f"manylinux_2_{minor}_{arch}")]
 # Card-reader clients the emulator's tests run, installed without their dependencies: those
 # would pull in Blinka's hardware layer (pyftdi, sysv_ipc, ...) and spidev, none of which the
 # tests use (tests/reader/conftest.py stands in for the few CircuitPython names imported).
@@ -149,15 +172,65 @@ def screenshots(args: list[str]) -> int:
                            cwd=ROOT)
 
 
+def build_wheel(dest: Path, checkout: Path = ROOT) -> Path:
+    """The companion's wheel, built from a copy of the checkout so that no build/ folder is left
+    behind or read back."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "src"
+        shutil.copytree(checkout, source, ignore=WHEEL_SOURCE_SKIP, symlinks=True)
+        out = Path(tmp) / "wheel"
+        sh(BIN / "python", "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", out,
+           source, env=dict(os.environ, SOURCE_DATE_EPOCH=WHEEL_EPOCH))
+        (wheel,) = out.glob("spirit_island_companion-*.whl")
+        for old in dest.glob("spirit_island_companion-*.whl"):
+            old.unlink()
+        return Path(shutil.copy2(wheel, dest))
+
+
+def wheelhouse(args: list[str]) -> int:
+    platform = "aarch64"
+    if "--platform" in args:
+        at = args.index("--platform")
+        if at + 1 >= len(args) or args[at + 1] not in WHEEL_ARCHES:
+            say(f"--platform needs one of: {', '.join(WHEEL_ARCHES)}")
+            return 2
+        platform = args[at + 1]
+        del args[at:at + 2]
+    if len(args) != 1:
+        say("usage: python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64]")
+        return 2
+    dest = Path(args[0]).resolve()
+    dest.mkdir(parents=True, exist_ok=True)
+    setup()
+    wheel = build_wheel(dest)
+    say(f"built {wheel.name}; downloading its dependencies for {platform}, Python 3.11")
+    # Binary wheels only: the Pi must not compile anything, and --platform demands it anyway.
+    sh(BIN / "python", "-m", "pip", "download", "--quiet", "--only-binary=:all:",
+       *wheel_platforms(platform), "--python-version", "3.11",
+       "--implementation", "cp", "--abi", "cp311", "--dest", dest, wheel)
+    say(f"wheelhouse ready: {dest} ({len(list(dest.glob('*.whl')))} wheels); on the Pi: "
+        f"sudo deploy/install.sh --source {dest}")
+    return 0
+
+
+def appliance_test(args: list[str]) -> int:
+    setup()
+    return subprocess.call([str(BIN / "python"), "-m", "tests.appliance", *args], cwd=ROOT)
+
+
+TASKS = {"run": run, "test": test, "bench": bench, "screenshots": screenshots,
+         "wheelhouse": wheelhouse, "appliance-test": appliance_test}
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("run", "test", "bench", "setup", "screenshots"):
+    if not argv or argv[0] not in (*TASKS, "setup"):
         print(__doc__)
         return 2
     task, args = argv[0], argv[1:]
     if task == "setup":
         setup()
         return 0
-    return {"run": run, "test": test, "bench": bench, "screenshots": screenshots}[task](args)
+    return TASKS[task](args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,507 @@
+#!/usr/bin/env bash
+# Installs (or updates) the table companion as an appliance on Raspberry Pi OS Lite 64-bit
+# bookworm: a versioned release under /opt/companion, a system service on tty1, udev rules and
+# the kernel command line. Re-running it is the update. See deploy/README.md.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# The releases must be readable by the companion user whatever umask sudo passes on.
+umask 022
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$HERE/common.sh"
+
+PREFIX=/opt/companion
+RELEASES=$PREFIX/releases
+DATA=/var/lib/companion
+ETC=/etc/companion
+UNIT=/etc/systemd/system/companion.service
+DROPIN_DIR=/etc/systemd/system/companion.service.d
+RULES_DIR=/etc/udev/rules.d
+GRUB_DROPIN=/etc/default/grub.d/companion.cfg
+LOCK=/run/lock/companion-install.lock
+KEEP_RELEASES=3
+# Any fixed time will do: with it, the same source always gives a byte-identical wheel, so
+# the release name (version + wheel hash) changes exactly when the code does.
+WHEEL_EPOCH=315532800
+CMDLINE_WORDS_WANTED=(consoleblank=0 vt.global_cursor_default=0)
+RUNTIME_PACKAGES=(python3 python3-venv ca-certificates udev
+    libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1 libxrender1)
+CAGE_PACKAGES=(cage seatd xwayland libxcursor1 libxi6 libxrandr2 libxss1 libxext6 libxfixes3)
+
+usage() {
+    cat <<'EOF'
+Usage: sudo deploy/install.sh [OPTIONS]
+
+Installs the table companion, or updates it to the code this script sits in; run it again to
+update. The app then starts at boot on the screen, without a desktop.
+
+  --display kmsdrm|cage  how the app reaches the screen: straight through KMS/DRM (default) or
+                         inside the Cage compositor, for panels where KMS/DRM stays black
+                         (kept from the last run when not given)
+  --rotate 0|90|180|270  the screen's default rotation in degrees (kept when not given)
+  --source DIR           install offline from a wheelhouse (python3 tasks.py wheelhouse DIR)
+  --no-start             install and enable, but do not (re)start the app (image builds)
+  --health-timeout SECS  how long the started app has to report ready (default 90)
+  --rollback             go back to the previous release and restart
+  --uninstall            remove the app, its service, rules and user; keep the games
+                         in /var/lib/companion
+  --purge                like --uninstall, and delete the games too
+  -h, --help             this text
+EOF
+}
+
+main() {
+    local display="" rotate="" source_dir="" action=install start=1 health_timeout=90
+    while (($#)); do
+        case "$1" in
+            --display)
+                [[ $# -ge 2 ]] || die "--display needs kmsdrm or cage"
+                [[ "$2" == kmsdrm || "$2" == cage ]] || die "--display: '$2' is not kmsdrm or cage"
+                display=$2; shift 2 ;;
+            --rotate)
+                [[ $# -ge 2 ]] || die "--rotate needs 0, 90, 180 or 270"
+                [[ "$2" =~ ^(0|90|180|270)$ ]] || die "--rotate: '$2' is not 0, 90, 180 or 270"
+                rotate=$2; shift 2 ;;
+            --source)
+                [[ $# -ge 2 ]] || die "--source needs a wheelhouse directory"
+                [[ -d "$2" ]] || die "--source: no such directory: $2"
+                source_dir=$(cd "$2" && pwd); shift 2 ;;
+            --health-timeout)
+                [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--health-timeout needs whole seconds"
+                health_timeout=$2; shift 2 ;;
+            --no-start) start=0; shift ;;
+            --rollback) action=rollback; shift ;;
+            --uninstall) action=uninstall; shift ;;
+            --purge) action=purge; shift ;;
+            -h | --help) usage; exit 0 ;;
+            *) usage >&2; die "unknown option: $1" ;;
+        esac
+    done
+
+    check_platform
+    ((EUID == 0)) || die "run it as root: sudo $0 $*"
+    check_writable_root
+    take_lock
+
+    case "$action" in
+        install) do_install "$display" "$rotate" "$source_dir" "$start" "$health_timeout" ;;
+        rollback) rollback "$start" "$health_timeout" ;;
+        uninstall) uninstall 0 ;;
+        purge) uninstall 1 ;;
+    esac
+}
+
+# With the read-only root (readonly-root.sh) every change here would vanish at the next boot.
+check_writable_root() {
+    local fstype
+    fstype=${COMPANION_ROOT_FSTYPE:-$(findmnt -n -o FSTYPE / 2>/dev/null || true)}
+    if [[ "$fstype" == overlay ]]; then
+        die "the root filesystem is the read-only overlay: changes would be lost at reboot." \
+            "Run 'sudo deploy/readonly-root.sh --disable', reboot, run this again, then" \
+            "'sudo deploy/readonly-root.sh --enable' and reboot."
+    fi
+}
+
+take_lock() {
+    mkdir -p "$(dirname "$LOCK")"
+    exec 9>"$LOCK"
+    flock -n 9 || die "another install.sh is running (lock $LOCK); wait for it to finish."
+}
+
+systemd_running() { [[ -d /run/systemd/system ]]; }
+
+do_install() {
+    local display=$1 rotate=$2 source_dir=$3 start=$4 health_timeout=$5
+    local release old files_changed changed=0
+    [[ -n "$display" ]] || display=$(installed_display)
+    [[ -n "$rotate" ]] || rotate=$(env_get "$ETC/environment" COMPANION_ROTATION)
+    [[ -n "$rotate" ]] || rotate=0
+
+    install_packages "$display"
+    make_user
+    release=$(build_release "$source_dir")
+    old=$(current_release)
+    if [[ "$old" != "$release" ]]; then
+        switch_to "$release"
+        changed=1
+        say "release $release is now current${old:+ (previous: $old)}"
+    else
+        say "release $release is already current"
+    fi
+    files_changed=$(install_system_files "$display" "$rotate")
+    [[ -z "$files_changed" ]] || changed=1
+    prune_releases
+
+    if ! systemd_running; then
+        say "systemd is not running (chroot or image build): companion.service is enabled and" \
+            "starts at the next boot; no health check."
+        return 0
+    fi
+    if ((!start)); then
+        say "--no-start: companion.service is enabled and starts at the next boot."
+        return 0
+    fi
+    if ((changed)) || ! systemctl is-active --quiet companion.service; then
+        restart_and_check "$health_timeout" "$old"
+    else
+        say "nothing changed; companion.service keeps running."
+    fi
+}
+
+# The display mode installed last time: the Cage drop-in present or not.
+installed_display() {
+    if [[ -f "$DROPIN_DIR/cage.conf" ]]; then echo cage; else echo kmsdrm; fi
+}
+
+install_packages() {
+    local display=$1 package
+    local -a wanted=("${RUNTIME_PACKAGES[@]}") missing=()
+    [[ "$display" == cage ]] && wanted+=("${CAGE_PACKAGES[@]}")
+    for package in "${wanted[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+            || missing+=("$package")
+    done
+    ((${#missing[@]})) || return 0
+    say "installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+make_user() {
+    local group
+    for group in video render input dialout; do
+        getent group "$group" >/dev/null || groupadd --system "$group"
+    done
+    if ! getent passwd companion >/dev/null; then
+        useradd --system --user-group --home-dir "$DATA" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Spirit Island table companion" companion
+        say "created the system user companion"
+    fi
+    usermod --append --groups video,render,input,dialout companion
+    install -d -o companion -g companion -m 0700 "$DATA"
+}
+
+# Builds (or finds) the release for the given source and prints its name, "<version>-<hash>".
+build_release() {
+    local source_dir=$1 work wheel name version hash
+    mkdir -p "$RELEASES"
+    # On the same filesystem as the releases, so the finished venv is renamed, not copied.
+    work=$(mktemp -d "$RELEASES/.build-XXXXXX")
+    # shellcheck disable=SC2064 # $work is meant to be expanded now
+    trap "rm -rf '$work'" EXIT
+    python3 -m venv "$work/venv"
+    if [[ -n "$source_dir" ]]; then
+        wheel=$(find_wheel "$source_dir")
+    else
+        wheel=$(build_wheel "$work")
+    fi
+    name=$(basename "$wheel")
+    version=$(cut -d- -f2 <<<"$name")
+    hash=$(sha256sum "$wheel" | cut -c1-10)
+    name="$version-$hash"
+    if [[ -f "$RELEASES/$name/.companion-release" ]]; then
+        say "release $name is already installed"
+        printf '%s' "$name"
+        return 0
+    fi
+    rm -rf "${RELEASES:?}/$name"    # a release cut short before it was finished
+    say "building release $name"
+    if [[ -n "$source_dir" ]]; then
+        "$work/venv/bin/pip" install --quiet --no-compile --no-index \
+            --find-links "$source_dir" "$wheel" >&2
+    else
+        "$work/venv/bin/pip" install --quiet --no-compile "$wheel" >&2
+    fi
+    make_relocated "$work/venv" "$RELEASES/$name"
+    # Bytecode compiled at the final path, so tracebacks in the journal name real files.
+    "$RELEASES/$name/bin/python" -m compileall -q -j 0 "$RELEASES/$name/lib" >/dev/null \
+        || { rm -rf "${RELEASES:?}/$name"; die "compiling release $name failed"; }
+    smoke_test "$RELEASES/$name" "$version" || {
+        rm -rf "${RELEASES:?}/$name"
+        die "release $name failed its smoke test; the running release was not touched."
+    }
+    printf '%s\n' "$name" >"$RELEASES/$name/.companion-release"
+    rm -rf "$work"
+    trap - EXIT
+    printf '%s' "$name"
+}
+
+find_wheel() {
+    local dir=$1
+    local -a found
+    shopt -s nullglob
+    found=("$dir"/spirit_island_companion-*.whl)
+    shopt -u nullglob
+    ((${#found[@]} == 1)) || die "--source: expected exactly one spirit_island_companion-*.whl" \
+        "in $dir, found ${#found[@]}"
+    printf '%s' "${found[0]}"
+}
+
+# The companion's wheel from the checkout around this script, built in a copy of it so the
+# checkout gets no root-owned build/ folder and no stale build/ files end up in the wheel.
+build_wheel() {
+    local work=$1 repo
+    repo=$(dirname "$HERE")
+    [[ -f "$repo/pyproject.toml" ]] || die "no pyproject.toml in $repo: use --source DIR"
+    mkdir -p "$work/src" "$work/wheel"
+    tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=./build --exclude=./dist \
+        --exclude='*.egg-info' --exclude=__pycache__ --exclude=./.pytest_cache \
+        --exclude=./.mypy_cache --exclude=./.ruff_cache --exclude=./.hypothesis \
+        --exclude=./screenshots --exclude=./tests -cf - . | tar -C "$work/src" -xf -
+    say "building the companion's wheel"
+    SOURCE_DATE_EPOCH=$WHEEL_EPOCH "$work/venv/bin/pip" wheel --quiet --no-deps \
+        --wheel-dir "$work/wheel" "$work/src" >&2
+    find_wheel "$work/wheel"
+}
+
+# A venv remembers its path in its scripts' #! lines and activate files: moved, they must say so.
+make_relocated() {
+    local from=$1 to=$2 file
+    while IFS= read -r file; do
+        sed -i "s|$from|$to|g" "$file"
+    done < <(grep -rlIF "$from" "$from/bin" "$from/pyvenv.cfg" || true)
+    mv -T "$from" "$to"
+}
+
+# Before a release may become current: it starts, and it plays a short game.
+smoke_test() {
+    local dir=$1 version=$2 home out
+    home=$(mktemp -d)
+    chown companion: "$home"
+    out=$(as_companion "$home" "$dir/bin/companion" --version) || true
+    if [[ "$out" != "companion $version" ]]; then
+        say "smoke test: 'companion --version' said '$out', expected 'companion $version'"
+        rm -rf "$home"
+        return 1
+    fi
+    out=$(printf '%s\n' '{"cmd":"new_game","players":1,"seed":1}' '{"cmd":"state"}' \
+        | as_companion "$home" "$dir/bin/companion" script) || true
+    rm -rf "$home"
+    if ! "$dir/bin/python" -c '
+import json, sys
+answers = [json.loads(line) for line in sys.stdin if line.strip()]
+sys.exit(0 if len(answers) == 2 and all(a.get("ok") is True for a in answers) else 1)
+' <<<"$out"; then
+        say "smoke test: 'companion script' did not play a game; it answered:"
+        printf '%s\n' "$out" | head -c 2000 >&2
+        return 1
+    fi
+    say "smoke test passed: companion $version plays a game"
+}
+
+as_companion() {
+    local home=$1
+    shift
+    runuser -u companion -- env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 "$@"
+}
+
+current_release() {
+    [[ -L "$PREFIX/current" ]] || return 0
+    basename "$(readlink "$PREFIX/current")"
+}
+
+previous_release() {
+    [[ -L "$PREFIX/previous" ]] || return 0
+    basename "$(readlink "$PREFIX/previous")"
+}
+
+# Points current at the release, and previous at the one it replaces; each link is swapped
+# by one rename, so a power cut leaves either the old or the new link.
+switch_to() {
+    local release=$1 old
+    [[ -f "$RELEASES/$release/.companion-release" ]] || die "no finished release $release"
+    old=$(current_release)
+    if [[ -n "$old" && "$old" != "$release" ]]; then
+        ln -sfn "releases/$old" "$PREFIX/previous.new"
+        mv -T "$PREFIX/previous.new" "$PREFIX/previous"
+    fi
+    ln -sfn "releases/$release" "$PREFIX/current.new"
+    mv -T "$PREFIX/current.new" "$PREFIX/current"
+    # Recorded too, so which release is which survives a listing of the folder.
+    sync -f "$PREFIX" 2>/dev/null || true
+}
+
+# Keeps current, previous and the newest others up to KEEP_RELEASES in all.
+prune_releases() {
+    local current previous name room=$KEEP_RELEASES
+    current=$(current_release)
+    previous=$(previous_release)
+    [[ -z "$current" ]] || room=$((room - 1))
+    [[ -z "$previous" || "$previous" == "$current" ]] || room=$((room - 1))
+    while IFS= read -r name; do
+        if [[ "$name" == "$current" || "$name" == "$previous" ]]; then
+            continue
+        fi
+        if ((room > 0)); then
+            room=$((room - 1))
+            continue
+        fi
+        say "removing old release $name"
+        rm -rf "${RELEASES:?}/$name"
+    done < <(cd "$RELEASES" && find . -mindepth 2 -maxdepth 2 -name .companion-release \
+        -printf '%T@ %h\n' | sort -rn | cut -d' ' -f2 | sed 's|^\./||')
+}
+
+# Unit, drop-in, environment, udev rules, kernel command line. Prints "changed" if any changed.
+install_system_files() {
+    local display=$1 rotate=$2 repo changes=""
+    repo=$(dirname "$HERE")
+    changes+=$(install_if_different "$HERE/companion.service" "$UNIT")
+    if [[ "$display" == cage ]]; then
+        changes+=$(install_if_different "$HERE/cage.conf" "$DROPIN_DIR/cage.conf")
+    elif [[ -f "$DROPIN_DIR/cage.conf" ]]; then
+        rm -f "$DROPIN_DIR/cage.conf"
+        rmdir --ignore-fail-on-non-empty "$DROPIN_DIR"
+        changes+=changed
+    fi
+    mkdir -p "$ETC"
+    changes+=$(env_set "$ETC/environment" COMPANION_ROTATION "$rotate")
+    changes+=$(install_if_different "$HERE/99-companion-backlight.rules" \
+        "$RULES_DIR/99-companion-backlight.rules")
+    changes+=$(install_if_different "$repo/hardware/udev/99-companion-rfid.rules" \
+        "$RULES_DIR/99-companion-rfid.rules")
+    set_kernel_cmdline
+
+    systemctl enable companion.service >&2
+    # The app has tty1; a login prompt there would fight it for the screen at boot.
+    systemctl disable getty@tty1.service >/dev/null 2>&1 || true
+    if [[ "$(systemctl get-default 2>/dev/null || true)" != multi-user.target ]]; then
+        systemctl set-default multi-user.target >&2
+    fi
+    if systemd_running; then
+        systemctl daemon-reload
+        udevadm control --reload-rules 2>/dev/null || true
+        udevadm trigger --subsystem-match=backlight --subsystem-match=tty --action=add \
+            2>/dev/null || true
+    fi
+    [[ -n "$changes" ]] && echo changed
+    return 0
+}
+
+install_if_different() {
+    local from=$1 to=$2
+    if [[ -f "$to" ]] && cmp -s "$from" "$to"; then
+        return 0
+    fi
+    install -D -m 0644 "$from" "$to"
+    say "installed $to"
+    echo changed
+}
+
+# No console blanking and no blinking text cursor under the app; takes effect at the next boot.
+set_kernel_cmdline() {
+    local file changed
+    file=$(cmdline_file)
+    if [[ -n "$file" ]]; then
+        changed=$(cmdline_set "$file" "${CMDLINE_WORDS_WANTED[@]}")
+        if [[ -n "$changed" ]]; then
+            say "kernel command line in $file: ${CMDLINE_WORDS_WANTED[*]} (from the next boot)"
+        fi
+    elif [[ -d /etc/default/grub.d || -f /etc/default/grub ]]; then
+        local text="GRUB_CMDLINE_LINUX_DEFAULT=\"\$GRUB_CMDLINE_LINUX_DEFAULT ${CMDLINE_WORDS_WANTED[*]}\""
+        if [[ ! -f "$GRUB_DROPIN" ]] || [[ "$(cat "$GRUB_DROPIN")" != "$text" ]]; then
+            mkdir -p "$(dirname "$GRUB_DROPIN")"
+            printf '%s\n' "$text" >"$GRUB_DROPIN"
+            if command -v update-grub >/dev/null; then update-grub >/dev/null 2>&1 || true; fi
+            say "kernel command line through $GRUB_DROPIN (from the next boot)"
+        fi
+    else
+        say "note: no cmdline.txt and no GRUB found; add ${CMDLINE_WORDS_WANTED[*]} to the" \
+            "kernel command line yourself to keep the screen from blanking."
+    fi
+}
+
+# Restarts the app and waits for READY=1 (Type=notify); a release that does not get there is
+# swapped back for the one before it.
+restart_and_check() {
+    local timeout=$1 fallback=$2 failed
+    say "starting companion.service (waiting up to ${timeout}s for the app to report ready)"
+    systemctl reset-failed companion.service 2>/dev/null || true
+    systemctl restart --no-block companion.service
+    if healthy "$timeout"; then
+        say "companion.service is running: release $(current_release)"
+        return 0
+    fi
+    failed=$(current_release)
+    if [[ -n "$fallback" && "$fallback" != "$failed" \
+        && -f "$RELEASES/$fallback/.companion-release" ]]; then
+        say "release $failed did not come up; going back to $fallback"
+        switch_to "$fallback"
+        systemctl reset-failed companion.service 2>/dev/null || true
+        systemctl restart --no-block companion.service
+        if healthy "$timeout"; then
+            die "release $failed did not start and release $fallback is running again." \
+                "See why with: journalctl -u companion -b -n 50"
+        fi
+        die "neither $failed nor $fallback started. See why with: journalctl -u companion -b -n 50"
+    fi
+    die "companion.service did not start. See why with: journalctl -u companion -b -n 50"
+}
+
+# Active within the timeout and still active, without a restart, a few seconds later.
+healthy() {
+    local timeout=$1 waited=0 state restarts
+    while ((waited < timeout)); do
+        state=$(systemctl is-active companion.service 2>/dev/null || true)
+        [[ "$state" == active || "$state" == failed ]] && break
+        sleep 1
+        waited=$((waited + 1))
+    done
+    [[ "$state" == active ]] || return 1
+    restarts=$(systemctl show -p NRestarts --value companion.service)
+    sleep 5
+    [[ "$(systemctl is-active companion.service 2>/dev/null || true)" == active ]] \
+        && [[ "$(systemctl show -p NRestarts --value companion.service)" == "$restarts" ]]
+}
+
+rollback() {
+    local start=$1 timeout=$2 current previous
+    current=$(current_release)
+    previous=$(previous_release)
+    [[ -n "$previous" && -f "$RELEASES/$previous/.companion-release" ]] \
+        || die "there is no previous release to go back to."
+    switch_to "$previous"
+    say "rolled back from $current to $previous (run --rollback again to undo)"
+    if systemd_running && ((start)); then
+        restart_and_check "$timeout" "$current"
+    fi
+}
+
+uninstall() {
+    local purge=$1 file
+    if systemd_running; then
+        systemctl disable --now companion.service >&2 2>/dev/null || true
+    else
+        systemctl disable companion.service >&2 2>/dev/null || true
+    fi
+    rm -f "$UNIT" "$RULES_DIR/99-companion-backlight.rules" "$RULES_DIR/99-companion-rfid.rules"
+    rm -rf "$DROPIN_DIR" "$ETC" "$PREFIX"
+    systemctl enable getty@tty1.service >/dev/null 2>&1 || true
+    file=$(cmdline_file)
+    if [[ -n "$file" ]]; then
+        cmdline_remove "$file" consoleblank vt.global_cursor_default >/dev/null
+    fi
+    if [[ -f "$GRUB_DROPIN" ]]; then
+        rm -f "$GRUB_DROPIN"
+        if command -v update-grub >/dev/null; then update-grub >/dev/null 2>&1 || true; fi
+    fi
+    if systemd_running; then
+        systemctl daemon-reload
+        udevadm control --reload-rules 2>/dev/null || true
+    fi
+    if getent passwd companion >/dev/null; then
+        userdel companion
+    fi
+    if ((purge)); then
+        rm -rf "$DATA"
+        say "removed the companion, and its games in $DATA"
+    else
+        say "removed the companion; the games stay in $DATA (--purge deletes them)"
+    fi
+}
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+    main "$@"
+fi

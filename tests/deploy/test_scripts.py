@@ -1,0 +1,187 @@
+"""deploy/install.sh and deploy/readonly-root.sh: shellcheck, the refusals, and the file edits
+they make, run on temporary files (the scripts are sourced, so nothing on this machine changes)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+INSTALL = DEPLOY / "install.sh"
+READONLY = DEPLOY / "readonly-root.sh"
+PI_OS = ('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\n'
+         'VERSION_ID="12"\nVERSION="12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n')
+UBUNTU = ('PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nID_LIKE=debian\nVERSION_ID="24.04"\n'
+          'VERSION_CODENAME=noble\n')
+BULLSEYE = 'PRETTY_NAME="Raspbian GNU/Linux 11 (bullseye)"\nID=raspbian\nVERSION_ID="11"\n' \
+           'VERSION_CODENAME=bullseye\n'
+PI_CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootwait quiet"
+
+
+def bash(script: Path, code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Sources a script (its main does not run) and runs code with its functions."""
+    program = f'set -euo pipefail; shopt -s inherit_errexit; source "{script}"; {code}'
+    return subprocess.run(["bash", "-c", program], capture_output=True, text=True,
+                          env={**os.environ, **env})
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None,
+                    reason="shellcheck is missing (python3 tasks.py setup installs it)")
+def test_the_deploy_scripts_pass_shellcheck() -> None:
+    result = subprocess.run(["shellcheck", "-x", "install.sh", "readonly-root.sh", "common.sh"],
+                            cwd=DEPLOY, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("script", [INSTALL, READONLY])
+def test_help_explains_the_options_and_changes_nothing(script: Path) -> None:
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert "Usage: sudo deploy/" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rotate", "45"], "--rotate: '45' is not 0, 90, 180 or 270"),
+    (["--display", "x11"], "--display: 'x11' is not kmsdrm or cage"),
+    (["--source", "/nonexistent/wheelhouse"], "no such directory"),
+    (["--frobnicate"], "unknown option: --frobnicate"),
+    (["--health-timeout", "soon"], "--health-timeout needs whole seconds"),
+])
+def test_bad_options_are_refused_before_anything_happens(args: list[str], message: str) -> None:
+    result = subprocess.run([str(INSTALL), *args], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+@pytest.mark.parametrize("arch, machine, release, message", [
+    ("armhf", "armv7l", PI_OS, "Kivy has no 32-bit ARM wheel"),
+    ("arm64", "armv7l", PI_OS, "Kivy has no 32-bit ARM wheel"),  # 64-bit kernel reporting v7
+    ("i386", "i686", PI_OS, "32-bit system"),
+    ("riscv64", "riscv64", PI_OS, "unsupported architecture 'riscv64'"),
+    ("arm64", "aarch64", UBUNTU, "unsupported operating system 'Ubuntu 24.04 LTS'"),
+    ("arm64", "aarch64", BULLSEYE, "unsupported operating system 'Raspbian GNU/Linux 11"),
+])
+def test_the_installer_refuses_systems_it_cannot_serve(
+        tmp_path: Path, arch: str, machine: str, release: str, message: str) -> None:
+    os_release = tmp_path / "os-release"
+    os_release.write_text(release)
+    result = subprocess.run([str(INSTALL)], capture_output=True, text=True, env={
+        **os.environ, "COMPANION_ARCH": arch, "COMPANION_MACHINE": machine,
+        "COMPANION_OS_RELEASE": str(os_release)})
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+@pytest.mark.parametrize("arch, machine", [("arm64", "aarch64"), ("amd64", "x86_64")])
+def test_the_installer_accepts_64_bit_debian_12(tmp_path: Path, arch: str, machine: str) -> None:
+    os_release = tmp_path / "os-release"
+    os_release.write_text(PI_OS)
+    result = bash(INSTALL, "check_platform && echo accepted", COMPANION_ARCH=arch,
+                  COMPANION_MACHINE=machine, COMPANION_OS_RELEASE=str(os_release))
+    assert result.stdout.strip() == "accepted", result.stderr
+
+
+def test_the_installer_refuses_to_write_into_the_read_only_overlay() -> None:
+    result = bash(INSTALL, "check_writable_root", COMPANION_ROOT_FSTYPE="overlay")
+    assert result.returncode != 0
+    assert "readonly-root.sh --disable" in result.stderr
+
+
+def test_cmdline_words_are_added_once_however_often_the_installer_runs(tmp_path: Path) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(PI_CMDLINE + "\n")
+    edit = f'cmdline_set "{cmdline}" consoleblank=0 vt.global_cursor_default=0'
+    first = bash(INSTALL, edit)
+    after_first = cmdline.read_text()
+    second = bash(INSTALL, edit)
+    assert first.stdout.strip() == "changed" and second.stdout.strip() == ""
+    assert cmdline.read_text() == after_first
+    assert after_first == PI_CMDLINE + " consoleblank=0 vt.global_cursor_default=0\n"
+
+
+def test_a_word_with_another_value_is_replaced_not_doubled(tmp_path: Path) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text("consoleblank=600 " + PI_CMDLINE + "\n")
+    bash(INSTALL, f'cmdline_set "{cmdline}" consoleblank=0')
+    assert cmdline.read_text() == "consoleblank=0 " + PI_CMDLINE + "\n"
+
+
+def test_removing_words_gives_back_the_original_line(tmp_path: Path) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(PI_CMDLINE + "\n")
+    bash(INSTALL, f'cmdline_set "{cmdline}" consoleblank=0 overlayroot=tmpfs:recurse=0')
+    bash(INSTALL, f'cmdline_remove "{cmdline}" consoleblank overlayroot')
+    assert cmdline.read_text() == PI_CMDLINE + "\n"
+
+
+def test_a_cmdline_of_two_lines_is_refused_untouched(tmp_path: Path) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(PI_CMDLINE + "\nsecond line\n")
+    result = bash(INSTALL, f'cmdline_set "{cmdline}" consoleblank=0')
+    assert result.returncode != 0 and "must be one line" in result.stderr
+    assert cmdline.read_text() == PI_CMDLINE + "\nsecond line\n"
+
+
+def test_the_rotation_is_set_in_the_environment_file_keeping_other_lines(tmp_path: Path) -> None:
+    env = tmp_path / "environment"
+    env.write_text("# mine\nCOMPANION_BACKLIGHT=/sys/class/backlight/10-0045\n"
+                   "COMPANION_ROTATION=0\n")
+    bash(INSTALL, f'env_set "{env}" COMPANION_ROTATION 90')
+    again = bash(INSTALL, f'env_set "{env}" COMPANION_ROTATION 90; '
+                          f'env_get "{env}" COMPANION_ROTATION')
+    assert again.stdout == "90"
+    assert env.read_text() == ("# mine\nCOMPANION_BACKLIGHT=/sys/class/backlight/10-0045\n"
+                               "COMPANION_ROTATION=90\n")
+
+
+FSTAB = ("proc            /proc           proc    defaults          0       0\n"
+         "PARTUUID=4e639091-01  /boot/firmware  vfat    defaults          0       2\n"
+         "PARTUUID=4e639091-02  /               ext4    defaults,noatime  0       1\n"
+         "# /dev/sda1 /var/lib/companion ext4 defaults 0 2\n")
+DATA_LINE = ("LABEL=companion-data /var/lib/companion ext4 "
+             "defaults,noatime,commit=5,errors=remount-ro,nofail 0 2\n")
+
+
+def test_the_data_partition_gets_one_fstab_line_however_often_enabled(tmp_path: Path) -> None:
+    fstab = tmp_path / "fstab"
+    fstab.write_text(FSTAB)
+    first = bash(READONLY, f'fstab_set "{fstab}" companion-data')
+    second = bash(READONLY, f'fstab_set "{fstab}" companion-data')
+    assert first.stdout.strip() == "changed" and second.stdout.strip() == ""
+    assert fstab.read_text() == FSTAB + DATA_LINE  # the commented line stays a comment
+
+
+def test_an_older_line_for_the_data_folder_is_replaced(tmp_path: Path) -> None:
+    fstab = tmp_path / "fstab"
+    fstab.write_text(FSTAB + "/dev/sda1 /var/lib/companion ext4 defaults 0 2\n")
+    bash(READONLY, f'fstab_set "{fstab}" companion-data')
+    assert fstab.read_text() == FSTAB + DATA_LINE
+
+
+def test_the_overlay_word_leaves_the_data_partition_alone() -> None:
+    # Plain overlayroot=tmpfs overlays every mount, the data partition included.
+    result = bash(READONLY, 'echo "$OVERLAY_WORD"')
+    assert result.stdout.strip() == "overlayroot=tmpfs:recurse=0"
+
+
+def test_readonly_root_refuses_a_path_that_is_not_a_partition(tmp_path: Path) -> None:
+    not_a_disk = tmp_path / "disk.img"
+    not_a_disk.write_bytes(b"\0" * 1024)
+    result = bash(READONLY, f'prepare_partition "{not_a_disk}" companion-data 0')
+    assert result.returncode != 0 and "is not a block device" in result.stderr
+
+
+def test_readonly_root_needs_to_be_told_what_to_do() -> None:
+    result = subprocess.run([str(READONLY)], capture_output=True, text=True)
+    assert result.returncode != 0 and "--enable, --disable or --status" in result.stderr
+
+
+def test_no_function_in_the_scripts_shadows_a_command() -> None:
+    # A function called `install` once made install.sh's own `install -d` call itself forever.
+    names = {line.split("(")[0] for script in DEPLOY.glob("*.sh")
+             for line in script.read_text().splitlines() if line.endswith("() {")}
+    assert names and not {name for name in names if shutil.which(name)}
