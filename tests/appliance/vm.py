@@ -11,7 +11,6 @@ overlay, so every run starts from the same image. The host drives the guest thro
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import os
@@ -25,7 +24,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -250,7 +249,7 @@ def chroot_mounts(root: Path) -> Iterator[None]:
 
 def prototype_install(root: Path, house: Path) -> None:
     """Until deploy/install.sh exists: what it is meant to do, by hand."""
-    script = f"""set -e
+    script = """set -e
 getent group render >/dev/null || groupadd -r render
 id companion >/dev/null 2>&1 || useradd -r -d /var/lib/companion -s /usr/sbin/nologin \
     -G video,render,input,dialout companion
@@ -292,6 +291,10 @@ def build_image() -> tuple[Path, dict[str, Path]]:
     (work / "etc/hostname").write_text("companion-vm\n")
     (work / "etc/fstab").write_text("/dev/vda / ext4 rw,errors=remount-ro 0 1\n")
     sh("chroot", work, "/bin/sh", "-c", "echo root:root | chpasswd")
+    # the Pi firmware's cmdline.txt, which install.sh edits and this VM's "firmware" (the host)
+    # reads as the kernel's command line
+    (work / "boot/firmware").mkdir(parents=True, exist_ok=True)
+    (work / "boot/firmware/cmdline.txt").write_text(APPEND + "\n")
     (work / "usr/sbin/policy-rc.d").write_text("#!/bin/sh\nexit 101\n")
     (work / "usr/sbin/policy-rc.d").chmod(0o755)
     with chroot_mounts(work):
@@ -309,9 +312,6 @@ def build_image() -> tuple[Path, dict[str, Path]]:
     wants = work / "etc/systemd/system/sysinit.target.wants"
     wants.mkdir(exist_ok=True)
     (wants / "vm-agent.service").symlink_to("/etc/systemd/system/vm-agent.service")
-    # the Pi firmware's cmdline.txt, which this VM's "firmware" (the host) reads too
-    (work / "boot/firmware").mkdir(parents=True, exist_ok=True)
-    (work / "boot/firmware/cmdline.txt").write_text(APPEND + "\n")
     uid = sh("chroot", work, "id", "-u", "companion", capture_output=True).stdout.strip()
     home = work / "var/lib/companion"
     (home / "kivy/mods").mkdir(parents=True, exist_ok=True)
@@ -327,6 +327,7 @@ def build_image() -> tuple[Path, dict[str, Path]]:
     for name in ("vmlinuz", "initrd.img"):
         shutil.copy2((work / name).resolve() if (work / name).exists()
                      else work / "boot" / name, CACHE / f"image-{key}.{name}")
+    shutil.copy2(work / "boot/firmware/cmdline.txt", CACHE / f"image-{key}.cmdline")
     tmp.rename(image)
     shutil.rmtree(work)
     return image, houses
@@ -427,7 +428,7 @@ class Vm:
             sh("qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", image, self.disk)
         self.kernel = image.with_suffix(".vmlinuz")
         self.initrd = image.with_suffix(".initrd.img")
-        self.append = APPEND
+        self.append = image.with_suffix(".cmdline").read_text().strip()
         self.data_disk = data_disk
         self.proc: subprocess.Popen[bytes] | None = None
         self.started = 0.0
@@ -440,7 +441,7 @@ class Vm:
             p.unlink(missing_ok=True)
         serial = self.workdir / f"serial-{self.boots}.log"
         cmd = ["qemu-system-x86_64", *accel_options(), "-m", "2048", "-smp", "2",
-               "-nodefaults", "-vga", "none", "-display", "none",
+               "-nodefaults", "-vga", "none", "-display", "none", "-no-reboot",
                "-kernel", str(self.kernel), "-initrd", str(self.initrd), "-append", self.append,
                "-drive", f"file={self.disk},if=virtio,format=qcow2,cache=unsafe",
                "-device", f"virtio-gpu-pci,xres={SCREEN[0]},yres={SCREEN[1]}",
@@ -455,7 +456,7 @@ class Vm:
             # writeback: the data disk keeps what the guest flushed, as an SD card would
             cmd += ["-drive", f"file={self.data_disk},if=virtio,format=raw,cache=writeback"]
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stderr=open(self.workdir / "qemu.err", "ab"))
+        self.proc = subprocess.Popen(cmd, stderr=open(self.workdir / "qemu.err", "ab"))  # noqa: SIM115 (lives with qemu)
         while not qmp_path.exists():
             if self.proc.poll() is not None:
                 raise RuntimeError(f"qemu exited: {(self.workdir / 'qemu.err').read_text()}")
@@ -465,10 +466,8 @@ class Vm:
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            try:
+            with suppress(OSError, RuntimeError, ValueError):
                 self.qmp.execute("quit")
-            except (OSError, RuntimeError, ValueError):
-                pass
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
@@ -696,7 +695,7 @@ def check_tap(vm: Vm, report: Report) -> None:
     vm.tap((x0 + x1) // 2, (y0 + y1) // 2)
     time.sleep(3)
     log = vm.agent.out("cat /run/companion-touches/log")
-    touches = [line for line in log.splitlines() if line.strip()]
+    touches = [line for line in log.splitlines() if " down " in line]
     w, h, rgb = shot(vm, "after-tap")
     left_home = not looks_like_home(w, h, rgb)[0]
     devices = vm.agent.out("grep -E '^N:' /proc/bus/input/devices | tr '\\n' ' '")
@@ -759,3 +758,209 @@ def check_rfid(vm: Vm, report: Report) -> None:
                got.endswith("dialout:660"),
                f"/dev/rfid-reader -> {got or '(missing)'}; lsusb: {usb or '(not listed)'}")
     vm.qmp.execute("device_del", id="rfid0")
+
+
+def script(vm: Vm, db: str, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`companion script` as the companion user; the answers it acknowledged, one per line."""
+    lines = "\n".join(json.dumps(c) for c in commands)
+    code, out = vm.agent.run(f"printf '%s\\n' '{lines}' | runuser -u companion -- "
+                             f"/opt/companion/current/bin/companion script --db {db}", 180)
+    answers = []
+    for line in out.splitlines():
+        try:
+            answers.append(json.loads(line))
+        except ValueError:
+            continue
+    return answers
+
+
+def check_power_cut(vm: Vm, report: Report) -> None:
+    db = "/var/lib/companion/power-cut.sqlite3"
+    # Nothing reaches the disk unless flushed: no periodic write-back before the cut.
+    vm.agent.run("sysctl -q vm.dirty_writeback_centisecs=0 vm.dirty_expire_centisecs=360000 "
+                 "kernel.sysrq=1")
+    commands: list[dict[str, Any]] = [{"cmd": "new_game", "players": 2, "seed": 7}]
+    commands += [{"cmd": "fear", "amount": 1}] * 5
+    answers = script(vm, db, commands)
+    acked = [a for a in answers if a.get("ok")]
+    if len(acked) != len(commands):
+        report.add("a power cut loses no acknowledged command", False,
+                   f"only {len(acked)} of {len(commands)} commands acknowledged: {answers[-1:]}")
+        return
+    want = acked[-1]["state"]
+    vm.agent.run("echo b > /proc/sysrq-trigger", timeout=2)  # reset now, no sync
+    vm.proc.wait(30)  # type: ignore[union-attr]  # -no-reboot: the reset ends qemu
+    vm.start()  # power on again
+    if not vm.agent.wait(BOOT_LIMIT):
+        report.add("a power cut loses no acknowledged command", False, "no boot after the cut")
+        return
+    got = script(vm, db, [{"cmd": "state"}])
+    state = got[0]["state"] if got and got[0].get("ok") else None
+    keys = ("fear", "undo_count", "seed", "round", "step")
+    same = state is not None and all(state.get(k) == want.get(k) for k in keys)
+    report.add("a power cut (sysrq reset, no sync) loses no acknowledged command", same,
+               f"{len(acked)} acknowledged; before the cut fear.generated="
+               f"{want['fear']['generated']} undo_count={want['undo_count']}, after: "
+               + (f"fear.generated={state['fear']['generated']} undo_count="
+                  f"{state['undo_count']}" if state else f"no state: {got}"))
+
+
+def check_readonly_root(vm: Vm, report: Report) -> None:
+    name = "read-only root keeps the games, forgets the rest"
+    code, out = vm.agent.run("/root/deploy/readonly-root.sh --enable --data-device /dev/vdb", 300)
+    if code != 0:
+        report.add(name, False, f"readonly-root.sh --enable exited {code}: {out[-400:]}")
+        return
+    initrd = vm.agent.out("lsinitramfs /boot/initrd.img-$(uname -r) | grep -c overlayroot")
+    vm.append = vm.agent.out("cat /boot/firmware/cmdline.txt")  # what the Pi's firmware reads
+    for step in ("enable", "play"):
+        vm.agent.run("systemctl reboot", timeout=2)
+        vm.proc.wait(120)  # type: ignore[union-attr]
+        vm.start()
+        if not vm.agent.wait(BOOT_LIMIT):
+            report.add(name, False, f"no boot after {step}")
+            return
+        if step == "enable":
+            root = vm.agent.out("findmnt -n -o FSTYPE /; findmnt -n -o SOURCE /var/lib/companion")
+            vm.agent.run("echo gone > /root/written-to-root; sync")
+            script(vm, "/var/lib/companion/readonly.sqlite3",
+                   [{"cmd": "new_game", "players": 3, "seed": 11}, {"cmd": "fear"}])
+    got = script(vm, "/var/lib/companion/readonly.sqlite3", [{"cmd": "state"}])
+    kept = bool(got) and bool(got[0].get("state")) and got[0]["state"]["players"] == 3
+    gone = vm.agent.run("test -e /root/written-to-root")[0] != 0
+    report.add(name, kept and gone and root.startswith("overlay"),
+               f"cmdline: {vm.append!r}; initrd has overlayroot ({initrd} files); after the "
+               f"first reboot / is {root.splitlines()[0] if root else '?'} and the games are on "
+               f"{root.splitlines()[-1] if root else '?'}; after the second the game is "
+               f"{'kept' if kept else 'lost'}, the file written to / is "
+               f"{'gone' if gone else 'still there'}")
+
+
+def release(vm: Vm) -> str:
+    return vm.agent.out("basename $(readlink /opt/companion/current)")
+
+
+def check_updates(vm: Vm, report: Report) -> None:
+    inst = "/root/deploy/install.sh --health-timeout 240"
+    a = release(vm)
+    code_b, out_b = vm.agent.run(f"{inst} --source /root/wheels-B", 900)
+    after_b = release(vm)
+    report.add("a broken release is flipped back to the last good one", code_b != 0 and
+               after_b == a, f"A={a}; installing B exited {code_b}, current={after_b}; "
+               f"{out_b.strip().splitlines()[-1] if out_b.strip() else ''}")
+    code_c, out_c = vm.agent.run(f"{inst} --source /root/wheels-C", 900)
+    c = release(vm)
+    report.add("a good release C installs and runs", code_c == 0 and c not in (a, after_b) and
+               vm.agent.out("systemctl is-active companion") == "active",
+               f"exit {code_c}, current={c}")
+    code_r, out_r = vm.agent.run(f"{inst} --rollback", 900)
+    back = release(vm)
+    report.add("--rollback goes back to A", code_r == 0 and back == a,
+               f"exit {code_r}, current={back}")
+    vm.agent.run("runuser -u companion -- touch /var/lib/companion/kept-marker")
+    code_u, out_u = vm.agent.run("/root/deploy/install.sh --uninstall", 300)
+    left = vm.agent.out("ls /etc/systemd/system/companion.service /opt/companion 2>&1; "
+                        "systemctl is-enabled companion 2>&1; ls /var/lib/companion")
+    gone = "No such file" in left and "kept-marker" in left and "games.sqlite3" in left
+    report.add("--uninstall removes the unit and keeps /var/lib/companion", code_u == 0 and gone,
+               f"exit {code_u}; {' | '.join(left.splitlines())}")
+
+
+# ---------------------------------------------------------------- the run
+
+def boot(vm: Vm, boots: list[tuple[str, float | None]], label: str) -> bool:
+    """Power on, wait for the agent, and time power-on to Home's first frame."""
+    vm.start()
+    if not vm.agent.wait(BOOT_LIMIT * 2):
+        say(f"[vm] {label}: the guest agent did not answer; serial log: "
+            f"{(vm.workdir / f'serial-{vm.boots}.log').read_text()[-600:]}")
+        return False
+    boots.append((label, wait_home(vm, 300)))
+    t = boots[-1][1]
+    say(f"[vm] {label}: Home shown {f'{t:.1f} s' if t else 'not within 300 s'} after power-on")
+    return True
+
+
+def preflight() -> list[str]:
+    problems = []
+    if os.geteuid() != 0:
+        problems.append("needs root (debootstrap, chroot, mounts)")
+    for tool in ("qemu-system-x86_64", "qemu-img", "debootstrap", "mkfs.ext4"):
+        if shutil.which(tool) is None:
+            problems.append(f"{tool} is missing")
+    return problems
+
+
+def run() -> int:
+    global _log_file
+    _log_file = LOG.open("w")
+    report = Report()
+    boots: list[tuple[str, float | None]] = []
+    try:
+        problems = preflight()
+        if problems:
+            report.add("virtual machine", False, "; ".join(problems))
+            return 1
+        image, _ = build_image()
+        accel = accel_options()
+        say(f"[vm] image {image.name}, accelerator: {' '.join(accel)}")
+        with tempfile.TemporaryDirectory(prefix="appliance-vm-") as tmp:
+            first = Path(tmp) / "first"
+            first.mkdir()
+            data = first / "data.raw"
+            sh("truncate", "-s", "256M", data)
+            vm = Vm(image, first, data_disk=data)
+            try:
+                if not boot(vm, boots, "boot 1"):
+                    report.add("the machine boots", False, "no answer from the guest")
+                    return 1
+                check_service(vm, report)
+                if check_screen(vm, report):
+                    check_tap(vm, report)
+                else:
+                    report.add("one virtual tap gives exactly one touch", False,
+                               "not tried: Home is not on the screen")
+                check_rfid(vm, report)
+                check_crash(vm, report)
+                check_watchdog(vm, report)
+                check_power_cut(vm, report)
+                boots.append(("boot 2 (after the power cut)", wait_home(vm, 300)))
+                check_readonly_root(vm, report)
+                boots.append(("read-only root boot", wait_home(vm, 300)))
+            finally:
+                vm.stop()
+            second = Path(tmp) / "second"
+            second.mkdir()
+            vm = Vm(image, second)
+            try:
+                if boot(vm, boots, "boot 3 (fresh disk)"):
+                    check_updates(vm, report)
+                else:
+                    report.add("updates, rollback, uninstall", False, "the machine did not boot")
+            finally:
+                vm.stop()
+    except Exception as error:  # a broken harness must still say FAIL, with why
+        import traceback
+
+        say(traceback.format_exc())
+        report.add("the virtual-machine run", False, f"{type(error).__name__}: {error}")
+    finally:
+        plain = [t for label, t in boots if "read-only" not in label]
+        for label, t in boots:
+            say(f"[vm] boot-to-table {label}: {f'{t:.1f} s' if t else 'Home not seen'}")
+        if len(plain) >= 3 and all(plain[:3]):
+            firsts = sorted(t for t in plain[:3] if t)
+            say(f"boot-to-table (power-on to Home's first frame): "
+                f"{', '.join(f'{t:.1f}' for t in plain[:3] if t)} s; median {firsts[1]:.1f} s"
+                f" ({' '.join(accel_options()[:2])})")
+        failed = [name for name, ok, _ in report.results if not ok]
+        say(f"vm: {len(report.results) - len(failed)} passed, {len(failed)} failed"
+            + (f": {'; '.join(failed)}" if failed else ""))
+        say(f"vm: full output in {LOG}")
+        _log_file.close()
+        _log_file = None
+    return 1 if any(not ok for _, ok, _ in report.results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(run())
