@@ -223,7 +223,10 @@ def build_wheelhouse(name: str, version: str | None = None, broken: bool = False
         house.mkdir(parents=True)
         pip = ROOT / ".venv/bin/pip"
         pip_cmd = [str(pip)] if pip.exists() else [sys.executable, "-m", "pip"]
-        sh(*pip_cmd, "wheel", "-q", "--wheel-dir", house, src, stdout=subprocess.DEVNULL)
+        built = sh(*pip_cmd, "wheel", "-q", "--wheel-dir", house, src, check=False,
+                   capture_output=True)
+        if built.returncode != 0:
+            raise RuntimeError(f"pip wheel failed: {built.stderr[-2000:]}")
         (house / ".done").write_text(key)
         return house
     finally:
@@ -274,7 +277,7 @@ def build_image() -> tuple[Path, dict[str, Path]]:
               "C": build_wheelhouse("C", "0.1.0.post3")}
     install_sh = ROOT / "deploy/install.sh"
     key = digest(base.name, *(h.name for h in houses.values()), GUEST_AGENT, AGENT_UNIT,
-                 TOUCH_MOD, PROTO_UNIT, APPEND,
+                 TOUCH_MOD, PROTO_UNIT, APPEND, MT_PANEL,
                  install_sh if install_sh.exists() else "no install.sh", ROOT / "deploy",
                  ROOT / "hardware/udev")
     image = CACHE / f"image-{key}.raw"
@@ -309,6 +312,8 @@ def build_image() -> tuple[Path, dict[str, Path]]:
     (work / "usr/local/sbin/vm-agent").write_text(GUEST_AGENT)
     (work / "usr/local/sbin/vm-agent").chmod(0o755)
     (work / "etc/systemd/system/vm-agent.service").write_text(AGENT_UNIT)
+    (work / "usr/local/sbin/vm-mt-panel").write_text(MT_PANEL)
+    (work / "usr/local/sbin/vm-mt-panel").chmod(0o755)
     wants = work / "etc/systemd/system/sysinit.target.wants"
     wants.mkdir(exist_ok=True)
     (wants / "vm-agent.service").symlink_to("/etc/systemd/system/vm-agent.service")
@@ -864,6 +869,78 @@ def check_updates(vm: Vm, report: Report) -> None:
     gone = "No such file" in left and "kept-marker" in left and "games.sqlite3" in left
     report.add("--uninstall removes the unit and keeps /var/lib/companion", code_u == 0 and gone,
                f"exit {code_u}; {' | '.join(left.splitlines())}")
+
+
+MT_PANEL = r"""#!/usr/bin/python3
+# Test image only: a multitouch panel made with uinput (QEMU 7.2 has none), kept while this
+# runs; each line "x y" on stdin is one finger's tap.
+import fcntl, os, struct, sys, time
+EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
+BTN_TOUCH, ABS_X, ABS_Y = 0x14A, 0, 1
+SLOT, MT_X, MT_Y, TRACK = 0x2F, 0x35, 0x36, 0x39
+W, H = 800, 480
+fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+fcntl.ioctl(fd, 0x40045564, EV_KEY); fcntl.ioctl(fd, 0x40045564, EV_ABS)
+fcntl.ioctl(fd, 0x40045564, EV_SYN); fcntl.ioctl(fd, 0x40045565, BTN_TOUCH)
+for code in (ABS_X, ABS_Y, SLOT, MT_X, MT_Y, TRACK):
+    fcntl.ioctl(fd, 0x40045567, code)
+fcntl.ioctl(fd, 0x4004556E, 1)  # INPUT_PROP_DIRECT: a touchscreen, not a touchpad
+absmax = [0] * 64; absmin = [0] * 64
+absmax[ABS_X] = absmax[MT_X] = W - 1; absmax[ABS_Y] = absmax[MT_Y] = H - 1
+absmax[SLOT] = 9; absmax[TRACK] = 65535
+os.write(fd, struct.pack("80sHHHHI", b"vm multitouch panel", 3, 0x1234, 0x5678, 1, 0)
+         + struct.pack("64i", *absmax) + struct.pack("64i", *absmin) + bytes(64 * 4 * 2))
+fcntl.ioctl(fd, 0x5501)
+def ev(t, c, v):
+    now = time.time()
+    os.write(fd, struct.pack("qqHHi", int(now), int(now % 1 * 1e6), t, c, v))
+print("ready", flush=True)
+track = 1
+for line in sys.stdin:
+    x, y = map(int, line.split())
+    for down in (True, False):
+        ev(EV_ABS, SLOT, 0); ev(EV_ABS, TRACK, track if down else -1)
+        if down:
+            ev(EV_ABS, MT_X, x); ev(EV_ABS, MT_Y, y); ev(EV_ABS, ABS_X, x); ev(EV_ABS, ABS_Y, y)
+        ev(EV_KEY, BTN_TOUCH, int(down)); ev(EV_SYN, 0, 0)
+        time.sleep(0.15)
+    track += 1
+    print("tapped", flush=True)
+"""
+
+
+def check_panel_tap(vm: Vm, report: Report) -> None:
+    """A tap on a multitouch panel (uinput), the Pi's kind of screen: Kivy's probesysfs input and
+    SDL both see it; exactly one touch must reach the window."""
+    name = "one tap on a multitouch panel (uinput) gives exactly one touch"
+    vm.agent.run("rm -f /tmp/mt.in; mkfifo /tmp/mt.in; (sleep infinity > /tmp/mt.in &); "
+                 "nohup /usr/local/sbin/vm-mt-panel < /tmp/mt.in > /tmp/mt.out 2>&1 &")
+    ready = wait_for(lambda: "ready" in vm.agent.out("cat /tmp/mt.out"), 30)
+    if not ready:
+        report.add(name, False, f"no uinput panel: {vm.agent.out('cat /tmp/mt.out')[-300:]}")
+        return
+    # probesysfs looks for panels when the app starts
+    vm.agent.run("systemctl restart companion")
+    shown = wait_for(lambda: looks_like_home(*vm.screen())[0], 240, every=2)
+    if not shown:
+        report.add(name, False, "Home did not come back after the restart")
+        return
+    opened = vm.agent.out("ls -l /proc/$(systemctl show -p MainPID --value companion)/fd | "
+                          "grep -o '/dev/input/event[0-9]*' | sort | tr '\\n' ' '")
+    panel = vm.agent.out("grep -l 'vm multitouch panel' /sys/class/input/event*/device/name | "
+                         "cut -d/ -f5")
+    vm.agent.run(": > /run/companion-touches/log")
+    x0, y0, x1, y1 = HOME_BUTTONS["rules"]
+    vm.agent.run(f"echo {(x0 + x1) // 2} {(y0 + y1) // 2} > /tmp/mt.in")
+    time.sleep(4)
+    touches = [t for t in vm.agent.out("cat /run/companion-touches/log").splitlines()
+               if " down " in t]
+    w, h, rgb = shot(vm, "after-panel-tap")
+    left_home = not looks_like_home(w, h, rgb)[0]
+    report.add(name, len(touches) == 1 and left_home,
+               f"{len(touches)} touch(es): {touches or '(none)'}; the panel is {panel}, the app "
+               f"has open: {opened}; screen {'left Home' if left_home else 'is still Home'} "
+               "(screenshots/appliance-after-panel-tap.png)")
 
 
 # ---------------------------------------------------------------- the run
