@@ -995,6 +995,7 @@ def run() -> int:
                 check_service(vm, report)
                 if check_screen(vm, report):
                     check_tap(vm, report)
+                    check_panel_tap(vm, report)
                 else:
                     report.add("one virtual tap gives exactly one touch", False,
                                "not tried: Home is not on the screen")
