@@ -190,8 +190,11 @@ def source_tree(version: str | None = None, broken: bool = False) -> Path:
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, out / name)
     py = out / "pyproject.toml"
     text = py.read_text()
-    if version:
+    if version:  # both places: install.sh's smoke test compares `companion --version`
         text = re.sub(r'^version = ".*"$', f'version = "{version}"', text, count=1, flags=re.M)
+        init = out / "companion/__init__.py"
+        init.write_text(re.sub(r'^__version__ = ".*"$', f'__version__ = "{version}"',
+                               init.read_text(), count=1, flags=re.M))
     app = (out / "companion/ui/app.py").read_text()
     if 'parents[2] / "layouts"' in app:
         # WORKAROUND until main ships the layouts in the wheel: the code looks for them next to
