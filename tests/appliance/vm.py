@@ -852,11 +852,16 @@ def release(vm: Vm) -> str:
 def check_updates(vm: Vm, report: Report) -> None:
     inst = "/root/deploy/install.sh --health-timeout 240"
     a = release(vm)
+    since = vm.agent.out("date +%s")
     code_b, out_b = vm.agent.run(f"{inst} --source /root/wheels-B", 900)
     after_b = release(vm)
-    report.add("a broken release is flipped back to the last good one", code_b != 0 and
-               after_b == a, f"A={a}; installing B exited {code_b}, current={after_b}; "
-               f"{out_b.strip().splitlines()[-1] if out_b.strip() else ''}")
+    # B must have been started as the service, for its health check to be what caught it
+    started = vm.agent.out(f"journalctl -u companion --since @{since} --no-pager | "
+                           "grep -c 'deliberately broken release'")
+    report.add("a broken release is started, fails its health check and is flipped back",
+               code_b != 0 and after_b == a and started not in ("", "0"),
+               f"A={a}; installing B exited {code_b}, current={after_b}, B's failed starts in "
+               f"the journal: {started}; {out_b.strip().splitlines()[-1] if out_b else ''}")
     code_c, out_c = vm.agent.run(f"{inst} --source /root/wheels-C", 900)
     c = release(vm)
     report.add("a good release C installs and runs", code_c == 0 and c not in (a, after_b) and
