@@ -453,6 +453,9 @@ class Vm:
                "-drive", f"file={self.disk},if=virtio,format=qcow2,cache=unsafe",
                "-device", f"virtio-gpu-pci,xres={SCREEN[0]},yres={SCREEN[1]}",
                "-device", "qemu-xhci,id=xhci", "-device", "usb-tablet,bus=xhci.0",
+               # the reader's adapter is plugged into a UHCI controller: Linux polls its root
+               # hub, while a connect on QEMU's xhci went unseen once the root hub autosuspended
+               "-device", "piix3-usb-uhci,id=uhci",
                "-chardev", f"file,id=con,path={serial}", "-serial", "chardev:con",
                "-device", "virtio-serial-pci",
                "-chardev", f"socket,id=agent,path={agent_path},server=on,wait=off",
@@ -706,10 +709,12 @@ def check_tap(vm: Vm, report: Report) -> None:
     w, h, rgb = shot(vm, "after-tap")
     left_home = not looks_like_home(w, h, rgb)[0]
     devices = vm.agent.out("grep -E '^N:' /proc/bus/input/devices | tr '\\n' ' '")
+    restarts = unit_show(vm, "NRestarts").get("NRestarts")
     report.add("one virtual tap gives exactly one touch", len(touches) == 1 and left_home,
                f"{len(touches)} touch(es) reached the window: {touches or '(none)'}; "
                f"screen after the tap {'left Home' if left_home else 'is still Home'} "
-               f"(screenshots/appliance-after-tap.png); input devices: {devices}")
+               f"(screenshots/appliance-after-tap.png); input devices: {devices}; service "
+               f"restarts so far: {restarts}")
 
 
 def check_crash(vm: Vm, report: Report) -> None:
@@ -753,7 +758,7 @@ def check_watchdog(vm: Vm, report: Report) -> None:
 
 
 def check_rfid(vm: Vm, report: Report) -> None:
-    vm.qmp.execute("device_add", driver="usb-serial", chardev="rfid", id="rfid0", bus="xhci.0")
+    vm.qmp.execute("device_add", driver="usb-serial", chardev="rfid", id="rfid0", bus="uhci.0")
 
     def link() -> str:
         return vm.agent.out("t=$(readlink -f /dev/rfid-reader) && [ -c \"$t\" ] && "
