@@ -91,10 +91,13 @@ def prepare_kivy(kivy_home: Path | None = None, width: int = 800, height: int = 
         Config.set("graphics", "minimum_height", "320")
 
 
-TOUCH_PANEL = ("touch_panel", "probesysfs,provider=hidinput")
-"""The touch panel's one input under KMS/DRM: Kivy reads it from /dev/input itself. Its
-default config lists a probesysfs input already, and Raspberry Pi guides add a second (mtdev
-beside hidinput): two entries open the panel twice and every touch counts double."""
+TOUCH_PANEL = ("touch_panel", "probesysfs,provider=mtdev")
+"""The touch panel's one input under KMS/DRM: Kivy reads it from /dev/input itself, through
+libmtdev, which reads both multitouch protocols. Kivy's own hidinput reader collects points only
+on protocol A's SYN_MT_REPORT, so a panel that reports slots (protocol B, as the Pi's official
+displays do) gave no touches at all. Kivy's default config lists a probesysfs input already,
+and Raspberry Pi guides add a second: two entries open the panel twice and every touch counts
+double."""
 
 ROTATIONS = (0, 90, 180, 270)
 

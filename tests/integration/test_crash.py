@@ -60,6 +60,7 @@ def view(session: GameSession) -> dict[str, Any] | None:
     if session.state is None:
         return None
     out = state_view(session.state)
+    out["title"] = session.game.id  # the driver names the game, as every game's state does
     out["can_undo"], out["can_redo"] = session.can_undo, session.can_redo
     out["undo_count"], out["redo_count"] = session.undo_count, session.redo_count
     return out

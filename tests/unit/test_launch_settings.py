@@ -51,7 +51,7 @@ def test_kmsdrm_gets_no_minimum_size_one_panel_input_and_no_cursor(tmp_path: Pat
     graphics = settings["graphics"]
     assert graphics.get("minimum_width", "0") == "0"
     assert graphics.get("minimum_height", "0") == "0"
-    assert probesysfs_entries(settings) == ["probesysfs,provider=hidinput"]
+    assert probesysfs_entries(settings) == ["probesysfs,provider=mtdev"]
     assert graphics["show_cursor"] == "0" and graphics["fullscreen"] == "auto"
 
 
