@@ -42,6 +42,11 @@ from typing import ClassVar
 
 from companion.core.commands import Command as Command
 
+# The session answers these for every game; listed so that a refusal names them too.
+from companion.core.commands import Redo as Redo
+from companion.core.commands import ShowState as ShowState
+from companion.core.commands import Undo as Undo
+
 from .data import GAME_ID
 from .state import GuardianSetup
 
@@ -207,21 +212,6 @@ class Counter(Command):
     name: ClassVar[str] = "counter"
     counter: str
     amount: int
-
-
-@dataclass(frozen=True)
-class Undo(Command):
-    name: ClassVar[str] = "undo"
-
-
-@dataclass(frozen=True)
-class Redo(Command):
-    name: ClassVar[str] = "redo"
-
-
-@dataclass(frozen=True)
-class ShowState(Command):
-    name: ClassVar[str] = "state"
 
 
 COMMANDS: dict[str, type[Command]] = {

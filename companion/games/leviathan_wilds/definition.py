@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.events import Event
 from companion.core.game import Course, Game
 from companion.core.phrases import Translate
 
@@ -16,25 +17,11 @@ from .state import State
 from .texts import CATALOGUE_DOMAIN, catalogue_texts
 from .view import setup_checklist, view
 
-# Undo, redo and state are the core's: the session answers them for every game.
-TABLE_COMMANDS = {name: command for name, command in COMMANDS.items()
-                  if name not in ("undo", "redo", "state")}
 
-
-def start_game(command: NewGame) -> tuple[State, list[Any]]:
-    state, events = start(command, command.seed or 0)
-    return state, list(events)
-
-
-def decide_command(state: State, command: Any) -> tuple[State, list[Any]]:
-    new_state, events = decide(state, command)
-    return new_state, list(events)
-
-
-def state_view(state: State, translate: Translate) -> dict[str, Any]:
-    """The driver's JSON state, its prompt, reminders and outcome reason in the driver's
-    language (the "leviathan" catalogue)."""
-    return view(state, translate)
+def start_game(command: NewGame) -> tuple[State, list[Event]]:
+    """`start` with the seed the session recorded (nothing here is random: it is kept only so
+    that every game's log reads alike)."""
+    return start(command, command.seed or 0)
 
 
 def summary(state: State) -> dict[str, Any]:
@@ -82,13 +69,13 @@ def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
 LEVIATHAN_WILDS = Game(
     id=data.GAME_ID,
     name="Leviathan Wilds",
-    commands=TABLE_COMMANDS,
+    commands=COMMANDS,
     new_game=NewGame,
     parse_command=parse_command,
     command_to_dict=command_to_dict,
     start=start_game,
-    decide=decide_command,
-    view=state_view,
+    decide=decide,
+    view=view,
     state_to_record=state_to_record,
     state_from_record=state_from_record,
     summary=summary,

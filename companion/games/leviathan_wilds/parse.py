@@ -6,10 +6,13 @@ command, a missing or wrong-typed field, a value out of range. `command_to_dict`
 
 from __future__ import annotations
 
-import re
 from dataclasses import MISSING, fields
 from typing import Any
 
+from companion.core.commands import command_to_dict as core_command_to_dict
+from companion.core.commands import shown as _shown
+from companion.core.commands import text
+from companion.core.commands import whole_number as _number
 from companion.core.errors import Refused
 
 from .commands import COMMANDS, Command
@@ -27,43 +30,20 @@ from .data import (
 from .state import STEPS, GuardianSetup
 
 MAX_AMOUNT = 100
-MAX_ECHO = 120
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # Fields whose amount is signed: a loss or a gain.
 _SIGNED = ("health", "corruption", "grip", "counter")
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, list):
-        return "[…]" if value else "[]"
-    if isinstance(value, dict):
-        return "{…}" if value else "{}"
-    text = repr(value)
-    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
-
-
-def _number(cmd: str, key: str, value: Any, low: int, high: int) -> int:
-    # bool is an int in Python; `true` is not a number of anything.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Refused(f"'{cmd}': {key} must be a whole number, not {_shown(value)}")
-    if not low <= value <= high:
-        raise Refused(f"'{cmd}': {key} must be between {low} and {high}, not {value}")
-    return value
-
-
 def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
-    if not isinstance(value, str):
-        raise Refused(f"'{cmd}': {key} must be text, not {_shown(value)}")
-    if _SURROGATE.search(value):
-        raise Refused(f"'{cmd}': {key} holds a lone UTF-16 surrogate, which is not a character")
-    if choices is not None and value not in choices:
-        shown = ", ".join(choices) if len(choices) <= 8 else (
+    checked = text(cmd, key, value)  # the core's checks: text, and no lone surrogate
+    if choices is not None and checked not in choices:
+        listed = ", ".join(choices) if len(choices) <= 8 else (
             f"one of the ids {choices[0]} … {choices[-1]}")
-        raise Refused(f"'{cmd}': {key} must be {shown}, not {_shown(value)}")
-    if len(value) > 200:
+        raise Refused(f"'{cmd}': {key} must be {listed}, not {_shown(checked)}")
+    if len(checked) > 200:
         raise Refused(f"'{cmd}': {key} is too long (at most 200 characters)")
-    return value
+    return checked
 
 
 def _flag(cmd: str, key: str, value: Any) -> bool:
@@ -212,19 +192,14 @@ def parse_command(raw: Any) -> Command:
 
 
 def command_to_dict(command: Command) -> dict[str, Any]:
-    """The plain-dict form of a command; `parse_command` reads it back to an equal command."""
-    out: dict[str, Any] = {"cmd": command.name}
-    for f in fields(command):
-        value = getattr(command, f.name)
-        if value is None or value == f.default:
-            continue
-        if f.name == "guardians":
-            value = [{k: v for k, v in (("character", g.character),
-                                        ("class", g.guardian_class)) if v is not None}
-                     for g in value]
-        elif f.name == "crystals":
-            value = [{"dice": list(dice), "corrupted": corrupted} for dice, corrupted in value]
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[f.name] = value
+    """The plain-dict form of a command; `parse_command` reads it back to an equal command.
+    The core's, with the two fields that hold records written out as JSON objects."""
+    out = core_command_to_dict(command)
+    if "guardians" in out:
+        out["guardians"] = [{k: v for k, v in (("character", g.character),
+                                                ("class", g.guardian_class)) if v is not None}
+                            for g in out["guardians"]]
+    if "crystals" in out:
+        out["crystals"] = [{"dice": list(dice), "corrupted": corrupted}
+                           for dice, corrupted in out["crystals"]]
     return out
