@@ -158,6 +158,7 @@ def test(args: list[str]) -> int:
 def bench(args: list[str]) -> int:
     setup()
     for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store",
+                   "tests.benchmarks.bench_leviathan",
                    "tests.benchmarks.bench_ui", "tests.benchmarks.bench_reader",
                    "tests.benchmarks.bench_rules"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
