@@ -1175,12 +1175,8 @@ def statistics_rows(stats: dict[str, Any], names: dict[str, str]) -> list[dict[s
 
 # --- card tags (enrolment) -----------------------------------------------------------------------
 
-TAG_KIND_TITLES = {"invader": N_("invader cards"), "fear": N_("fear cards"),
-                   "blight": N_("blight cards"), "command": N_("command tags")}
-
-
 class TagsScreen(Screen):
-    """Enrolment: lay a card on the reader, then tap which card it is."""
+    """Enrolment: lay a card on the reader, then tap which card it is (every game's kinds)."""
 
     uid = StringProperty("")
     """The tag read last (upper-case hex), or empty before the first read."""
@@ -1197,6 +1193,14 @@ class TagsScreen(Screen):
         super().__init__(**kwargs)
         self._tags: dict[str, dict[str, Any]] = {}
         self._progress: dict[str, list[int]] = {}
+        from kivy.factory import Factory
+
+        from ..reader.tags import kinds
+
+        # One button per kind, the games' in the registry's order, then "command".
+        for kind, words in kinds().items():
+            self.ids.kinds.add_widget(Factory.TagKindButton(kind=kind, label=words.label,
+                                                            screen=self))
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
@@ -1208,6 +1212,8 @@ class TagsScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
+        from ..reader.tags import kinds
+
         answer = app().service_call({"cmd": "tags"})
         if not answer["ok"]:
             return
@@ -1221,7 +1227,7 @@ class TagsScreen(Screen):
             for card, name in tag_cards(self.kind)
         ]
         done, total = self._progress.get(self.kind, [len(enrolled_cards), 0])
-        cards = _(TAG_KIND_TITLES[self.kind])
+        cards = _(kinds()[self.kind].many)
         self.progress_text = (
             _("{done} of {total} {cards} have a tag").format(done=done, total=total, cards=cards)
             if total else
@@ -1284,9 +1290,9 @@ class TagsScreen(Screen):
 def tag_cards(kind: str) -> list[tuple[str, str]]:
     """(id, name) of every card a tag of `kind` can stand for, in the catalogue's order; the
     names in the language in use."""
-    from ..reader.tags import TAG_COMMANDS, known_cards
+    from ..reader.tags import COMMAND, TAG_COMMANDS, known_cards
 
-    cards = list(TAG_COMMANDS) if kind == "command" else known_cards()[kind]
+    cards = list(TAG_COMMANDS) if kind == COMMAND else known_cards()[kind]
     return [(card, tag_name(kind, card)) for card in cards]
 
 
