@@ -1199,8 +1199,9 @@ class TagsScreen(Screen):
 
         # One button per kind, the games' in the registry's order, then "command".
         for kind, words in kinds().items():
-            self.ids.kinds.add_widget(Factory.TagKindButton(kind=kind, label=words.label,
-                                                            screen=self))
+            button = Factory.TagKindButton()  # a kv class: its properties exist once built
+            button.kind, button.label, button.screen = kind, words.label, self
+            self.ids.kinds.add_widget(button)
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
