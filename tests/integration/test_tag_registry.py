@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -424,3 +425,22 @@ def test_the_script_driver_answers_tag_commands_with_a_line_each(tmp_path: Path)
     assert [a["ok"] for a in answers] == [True, True, True]
     assert answers[1] == {"ok": True, "events": [], "tag": JUNGLE, "state": None}
     assert answers[2]["tags"] == [JUNGLE] and answers[2]["progress"]["invader"] == [1, 17]
+
+
+def test_the_kinds_command_lists_every_kind_with_its_cards_named_in_the_language_asked(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "reader", "tags", "kinds", "--language", "de"],
+        capture_output=True, cwd=ROOT, timeout=60,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")})
+    assert done.returncode == 0 and done.stderr == b""
+    kinds = json.loads(done.stdout)["kinds"]
+    assert [(k["kind"], k["name"], len(k["cards"])) for k in kinds] == [
+        ("invader", "Invasoren-Karten", 17), ("fear", "Furcht-Karten", 50),
+        ("blight", "Ödnis-Karten", 23), ("threat", "Bedrohungskarten", 85),
+        ("weakness", "Schwächekarten", 12), ("command", "Befehls-Tags", 3)]
+    threats = kinds[3]["cards"]
+    assert threats[11] == {"id": "LW-threat-3-2", "name": "3 Storm · Bedrohung 2"}
+    assert kinds[4]["cards"][0] == {"id": "LW-weakness-1", "name": "Schwäche 1"}
+    assert not (tmp_path / "data").exists()  # no games database was opened for it
