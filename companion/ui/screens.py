@@ -13,6 +13,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -28,6 +29,7 @@ from kivy.uix.screenmanager import Screen
 
 from .. import i18n
 from ..i18n import N_, _
+from ..reader.tags import TAG_KINDS, kinds
 from . import presenter
 from .presenter import ROMAN, TableView
 from .reads import tag_name
@@ -1182,8 +1184,8 @@ class TagsScreen(Screen):
     """The tag read last (upper-case hex), or empty before the first read."""
     status_text = StringProperty("")
     """What the tag read last is, or what to do first."""
-    kind = StringProperty("invader")
-    """The kind of card listed."""
+    kind = StringProperty(TAG_KINDS[0])
+    """The kind of card listed (the first game's first, to begin with)."""
     progress_text = StringProperty("")
     """How many cards of the listed kind have a tag."""
     can_forget = BooleanProperty(False)
@@ -1193,10 +1195,6 @@ class TagsScreen(Screen):
         super().__init__(**kwargs)
         self._tags: dict[str, dict[str, Any]] = {}
         self._progress: dict[str, list[int]] = {}
-        from kivy.factory import Factory
-
-        from ..reader.tags import kinds
-
         # One button per kind, the games' in the registry's order, then "command".
         for kind, words in kinds().items():
             button = Factory.TagKindButton()  # a kv class: its properties exist once built
@@ -1213,8 +1211,6 @@ class TagsScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        from ..reader.tags import kinds
-
         answer = app().service_call({"cmd": "tags"})
         if not answer["ok"]:
             return
