@@ -180,6 +180,8 @@ class RulesSearch(c.Command):
 
 
 RULES_SEARCH_LIMIT = 50
+RULES_QUERY_CHARACTERS = 200
+"""A longer query is refused: nobody types more, and each word costs a search."""
 
 
 def _rules_search_field(cmd: str, key: str, value: Any) -> Any:
@@ -190,7 +192,10 @@ def _rules_search_field(cmd: str, key: str, value: Any) -> Any:
         return c.text(cmd, key, value, LANGUAGES)
     if key == "limit":
         return c.whole_number(cmd, key, value, 1, RULES_SEARCH_LIMIT)
-    return c.text(cmd, key, value)
+    query = c.text(cmd, key, value)
+    if len(query) > RULES_QUERY_CHARACTERS:
+        raise Refused(f"'{cmd}': {key} is too long (at most {RULES_QUERY_CHARACTERS} characters)")
+    return query
 
 
 TAG_REGISTRY_COMMANDS = (ListTags, LookUpTag, EnrolTag, ForgetTag, ExportTags, ImportTags)

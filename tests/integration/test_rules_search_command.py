@@ -73,6 +73,7 @@ def test_the_search_leaves_a_game_in_play_as_it_was() -> None:
     ({"lang": "es"}, "'rules_search': lang must be one of en, de, fr, not 'es'"),
     ({"limit": 0}, "'rules_search': limit must be between 1 and 50, not 0"),
     ({"query": None}, "'rules_search' needs the field 'query'"),
+    ({"query": "round " * 40}, "'rules_search': query is too long (at most 200 characters)"),
 ])
 def test_a_wrong_field_is_refused_saying_what_it_takes(fields: dict[str, Any],
                                                        error: str) -> None:

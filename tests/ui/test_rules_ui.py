@@ -127,3 +127,8 @@ def test_during_a_leviathan_game_a_shared_word_finds_its_entry_first_and_all_gam
     assert not screen.all_games and result_ids(ui)[0] == "lw-round-end"
     ui.tap_id("lang_de")  # the entries' language: still this game's entry first
     assert screen.ids.results.data[0]["text"].startswith("Rundenende (Leviathan Wilds)")
+    for lang, label in (("de", "Alle Spiele"), ("fr", "Tous les jeux")):
+        ui.app.switch_language(lang)
+        ui.frames(2)
+        assert screen.ids.all_games.text == label
+        look(ui, f"rules-leviathan-{lang}")
