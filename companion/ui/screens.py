@@ -1314,7 +1314,7 @@ class RulesScreen(Screen):
     game = StringProperty("")
     """The id of the game being played (rules.kv binds it to the state's title); empty when none."""
     all_games = BooleanProperty(False)
-    """The search shows every game's entries, not only the game being played's."""
+    """The search shows every game's entries, not only those of the game being played."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
