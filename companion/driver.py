@@ -13,11 +13,12 @@ import logging
 import os
 import re
 import sys
+from dataclasses import replace
 from typing import IO, Any
 
 from . import i18n
 from .core.errors import Refused
-from .service import GameService
+from .service import GameService, RulesSearch
 from .signals import StopSignals
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,10 @@ class ScriptDriver:
     def handle(self, data: Any) -> dict[str, Any]:
         """One command as decoded JSON (what the touchscreen sends), answered like a line."""
         try:
-            reply = self.service.handle(self.service.parse(data), self.translate)
+            command = self.service.parse(data)
+            if isinstance(command, RulesSearch) and command.lang is None:
+                command = replace(command, lang=self.language)  # the entries a player reads
+            reply = self.service.handle(command, self.translate)
         except Refused as refusal:
             return self._refusal(refusal.in_language(self.translate))
         except Exception:  # a bug must not cost the game: the session is unchanged

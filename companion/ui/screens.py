@@ -1314,6 +1314,10 @@ class RulesScreen(Screen):
     """The open entry's text."""
     show_keys = BooleanProperty(True)
     """The letter keys are shown while searching (not while reading an entry)."""
+    game = StringProperty("")
+    """The id of the game being played (rules.kv binds it to the state's title); empty when none."""
+    all_games = BooleanProperty(False)
+    """The search shows every game's entries, not only those of the game being played."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -1336,8 +1340,16 @@ class RulesScreen(Screen):
     def on_entry_id(self, *_args: Any) -> None:
         self.show_keys = not self.entry_id
 
+    def on_all_games(self, *_args: Any) -> None:
+        if self.query.strip():  # an empty query may be showing a step's help: leave it
+            self.search()
+
+    on_game = on_all_games
+
     def search(self) -> None:
-        hits = app().rules_index().search(self.query, self.lang) if self.query.strip() else []
+        game = None if self.all_games else self.game or None
+        hits = app().rules_index().search(self.query, self.lang, game=game) \
+            if self.query.strip() else []
         self.ids.results.data = [{"text": f"{hit.title}\n{hit.snippet}", "entry_id": hit.id}
                                  for hit in hits]
 
