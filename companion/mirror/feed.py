@@ -9,6 +9,7 @@ on that phone's thread, and kept until the next publish.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -37,7 +38,7 @@ class Frame:
     snapshot: StateSnapshot | None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translator(lang: str) -> Translate:
     return i18n.translations(lang).gettext
 
@@ -66,10 +67,9 @@ class Subscription:
 
     def drop(self) -> None:
         self.dropped.set()
-        try:
-            self._frames.put_nowait(None)  # wakes a reader waiting on an empty queue
-        except queue.Full:
-            pass  # a reader with a full queue is not waiting
+        # Wakes a reader waiting on an empty queue (one with a full queue is not waiting).
+        with contextlib.suppress(queue.Full):
+            self._frames.put_nowait(None)
 
     def next(self, timeout: float) -> Frame | None:
         """The next frame, or None after `timeout` seconds or once dropped."""

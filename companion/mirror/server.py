@@ -53,14 +53,17 @@ class RulesLookup:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mirror-rules")
 
     def search(self, query: str, lang: str) -> list[dict[str, str]]:
-        return self._ask(lambda index: [hit.to_dict() for hit in index.search(query, lang)])
+        hits: list[dict[str, str]] = self._ask(
+            lambda index: [hit.to_dict() for hit in index.search(query, lang)])
+        return hits
 
     def entry(self, entry_id: str, lang: str) -> dict[str, Any] | None:
         def find(index: Any) -> dict[str, Any] | None:
             found = index.entry(entry_id, lang)
             return None if found is None else {"id": found.id, "title": found.title,
                                                "body": found.body}
-        return self._ask(find)
+        found: dict[str, Any] | None = self._ask(find)
+        return found
 
     def _ask(self, question: Callable[[Any], Any]) -> Any:
         def run() -> Any:
@@ -149,7 +152,8 @@ class MirrorServer:
 
     def urls(self) -> list[str]:
         """The page's addresses, a phone's best first (the LAN address, loopback last)."""
-        lan = [a for a in self.addresses if not a.startswith("127.")] or self.addresses
+        lan = [a for a in self.addresses if not a.startswith("127.") and a != "::1"]
+        lan.sort(key=lambda address: ":" in address)  # IPv4 first: every phone has it
         ordered = lan + [a for a in self.addresses if a not in lan]
         return [self.url_for(address) for address in ordered]
 
