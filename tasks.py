@@ -163,7 +163,7 @@ def bench(args: list[str]) -> int:
     for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store",
                    "tests.benchmarks.bench_leviathan",
                    "tests.benchmarks.bench_ui", "tests.benchmarks.bench_reader",
-                   "tests.benchmarks.bench_rules"):
+                   "tests.benchmarks.bench_rules", "tests.benchmarks.bench_mirror"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
         if code != 0:
             return code
