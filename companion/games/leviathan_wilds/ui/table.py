@@ -193,7 +193,7 @@ class GuardianPanel(InstantPopup):
         return int(self.ids.amount.value)
 
     def send(self, command: dict[str, Any]) -> bool:
-        return app().send({**command, "guardian": self.guardian})
+        return bool(app().send({**command, "guardian": self.guardian}))
 
     def move_cards(self, what: str) -> None:
         """draw (deck to hand), discard (hand to discard), lose or gain grip."""
