@@ -415,3 +415,38 @@ def test_an_expert_four_guardian_game_rests_heals_and_is_lost_when_last_chance_e
     state = ui.state
     assert state["outcome"]["result"] == "loss" and state["guardians"][3]["defeated"]
     look(ui, "expert-lost")
+
+
+def test_a_leviathan_s_win_conditions_are_ticked_and_its_counters_counted_in_the_crystals_panel(
+        ui: Harness) -> None:
+    # The form has no field for a leviathan's extra conditions: a script sets them up.
+    assert ui.app.send({"cmd": "new_game", "game": "leviathan-wilds", "players": 2,
+                        "difficulty": "medium", "leviathan": 9,
+                        "crystals": [{"dice": [2]}],
+                        "win_conditions": ["Free the caged guardian"]}), ui.app.notice
+    assert ui.app.send({"cmd": "counter", "counter": "heat", "amount": 1})
+    ui.app.show(ui.app.table_name())
+    ui.frames(3)
+    ui.tap_id("crystals_panel")
+    panel = ui.popup()
+    assert panel.has_goals
+    condition, counter = reversed(panel.ids.goal_rows.children)
+    assert (condition.text, counter.text) == ("Free the caged guardian", "heat: 1")
+    plus = list(reversed(counter.children))[2]
+    ui.tap(plus)
+    assert ui.state["counters"] == {"heat": 2}
+    counter = list(reversed(panel.ids.goal_rows.children))[1]
+    ui.tap(list(reversed(counter.children))[1])  # -1
+    assert ui.state["counters"] == {"heat": 1}
+
+    shatter = list(reversed(list(reversed(panel.ids.crystal_rows.children))[0].children))[4]
+    ui.tap(shatter)
+    state = ui.state
+    assert state["crystals_left"] == 0 and state["outcome"] is None  # the condition is unmet
+    condition = list(reversed(panel.ids.goal_rows.children))[0]
+    ui.tap(list(reversed(condition.children))[1])  # "Met"
+    state = ui.state
+    assert state["win_conditions"] == [{"label": "Free the caged guardian", "met": True}]
+    assert state["outcome"]["result"] == "win"
+    close_panel(ui)
+    assert ui.screen.banner_kind == "win" and ui.widget("crystals_panel").disabled

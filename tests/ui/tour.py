@@ -1,4 +1,5 @@
-"""A walk through every screen and popup of the app, in the states that fill them most.
+"""A walk through every screen and popup of the app, in the states that fill them most (Spirit
+Island's screens, then Leviathan Wilds' table and panels).
 
 The layout test checks each stop at every supported size; `python3 tasks.py screenshots`
 photographs each stop at 800x480 and 720x1280.
@@ -258,14 +259,15 @@ def take_screenshots(folder: Path) -> list[Path]:
     written: list[Path] = []
     for size_name, text_size in SCREENSHOT_CASES:
         suffix = size_name if text_size == "normal" else f"{size_name}-{text_size}"
-        with tempfile.TemporaryDirectory() as data:
-            with_text_size(Path(data), text_size)
-            harness = Harness(Path(data) / "games.db", SIZES[size_name])
-            try:
-                for stop in stops(harness):
-                    written.append(harness.screenshot(folder / f"{stop}-{suffix}.png"))
-            finally:
-                harness.close()
+        for walk in (stops, leviathan_stops):  # each game's walk on a fresh database
+            with tempfile.TemporaryDirectory() as data:
+                with_text_size(Path(data), text_size)
+                harness = Harness(Path(data) / "games.db", SIZES[size_name])
+                try:
+                    for stop in walk(harness):
+                        written.append(harness.screenshot(folder / f"{stop}-{suffix}.png"))
+                finally:
+                    harness.close()
     return written
 
 

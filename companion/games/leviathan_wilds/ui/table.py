@@ -25,7 +25,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.leviathan_wilds.data import THREATS_PER_LEVIATHAN, threat_card_id
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, InstantPopup, ask_then
 
@@ -451,8 +451,10 @@ class LeviathanTableScreen(Screen):
                            else _("We lost: {reason}")).format(reason=outcome["reason"])
         elif state["last_chance"] is not None:
             self.banner_kind = "last_chance"
-            self.banner = _("Last Chance: {count} turns left to heal the leviathan").format(
-                count=len(state["last_chance"]))
+            turns = len(state["last_chance"])
+            self.banner = ngettext("Last Chance: {count} turn left to heal the leviathan",
+                                   "Last Chance: {count} turns left to heal the leviathan",
+                                   turns).format(count=turns)
         else:
             self.banner_kind, self.banner = "", ""
 
