@@ -162,7 +162,8 @@ def test_an_easy_solo_game_names_threats_plays_ap_cards_and_wins_by_striking(
     look(ui, "panel-ap-card")
     dismiss(ui)
     play_ap_card(ui, 3, ("corrupt",))
-    assert "Protected" in ui.screen.ap_info and "3 AP left" in ui.screen.ap_info
+    assert ui.screen.ap_info == "Protected: corruption"
+    assert "3 AP left" in ui.screen.prompt
     look(ui, "easy-2-ap-card")
     act(ui, "climb", 1)
     state = strike(ui, 3, 2)  # the corrupted crystal: 3 - 2, paid with AP, no corruption
@@ -399,8 +400,8 @@ def test_an_expert_four_guardian_game_rests_heals_and_is_lost_when_last_chance_e
     close_panel(ui)
     state = to_step(ui, "activate")
     assert state["guardians"][1]["ap_card"]["from_hand"] is False
-    assert ui.screen.has_ap and ui.widget("ap_card").disabled and "2 AP left" in \
-        ui.screen.ap_info
+    assert ui.screen.has_ap and ui.widget("ap_card").disabled and ui.screen.ap_info == ""
+    assert ui.widget("ap_info").opacity == 0 and "2 AP" in ui.screen.prompt
     act(ui, "climb", 1)
     finish_turn(ui)
 

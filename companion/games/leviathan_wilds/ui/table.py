@@ -355,7 +355,7 @@ class LeviathanTableScreen(Screen):
     """In step 2, the active guardian has AP to spend (an AP card, or 2 from an empty hand):
     the standard actions are offered instead of the AP card."""
     ap_info = StringProperty("")
-    """The AP left and the AP card's protections."""
+    """The AP card's protections, in words ("" without any)."""
     active_hand = NumericProperty(0)
     """Cards in the active guardian's hand (step 4 offers a discard while there are some)."""
     can_decline_last = BooleanProperty(False)
@@ -415,20 +415,19 @@ class LeviathanTableScreen(Screen):
         self.active_name = active["name"]
         card = active["ap_card"]
         self.has_ap = state["step"] == "activate" and card is not None
-        self.ap_info = "" if card is None else self._ap_text(active["ap_left"],
-                                                             card["protections"])
+        self.ap_info = "" if card is None else self._ap_text(card["protections"])
         self.active_hand = active["hand"]
         self.can_decline_last = bool(state.get("can_decline_last"))
         self.step_buttons = state["outcome"] is None and state["step"] in (
             "reveal", "activate", "draw")
 
     @staticmethod
-    def _ap_text(ap_left: int, protections: list[str]) -> str:
-        text = _("{ap} AP left").format(ap=ap_left)
-        if protections:
-            text += "\n" + _("Protected: {kinds}").format(kinds=", ".join(
-                _(PROTECTION_NAMES.get(kind, kind)) for kind in protections))
-        return text
+    def _ap_text(protections: list[str]) -> str:
+        """The AP card's protections (the AP left are in the model's prompt)."""
+        if not protections:
+            return ""
+        return _("Protected: {kinds}").format(kinds=", ".join(
+            _(PROTECTION_NAMES.get(kind, kind)) for kind in protections))
 
     @staticmethod
     def _crystals_text(state: dict[str, Any]) -> str:
