@@ -445,9 +445,13 @@ def test_a_leviathan_s_win_conditions_are_ticked_and_its_counters_counted_in_the
     state = ui.state
     assert state["crystals_left"] == 0 and state["outcome"] is None  # the condition is unmet
     condition = list(reversed(panel.ids.goal_rows.children))[0]
-    ui.tap(list(reversed(condition.children))[1])  # "Met"
+    mark = list(reversed(condition.children))[1]
+    assert mark.text == "Mark as met"
+    ui.tap(mark)
     state = ui.state
     assert state["win_conditions"] == [{"label": "Free the caged guardian", "met": True}]
     assert state["outcome"]["result"] == "win"
+    assert list(reversed(panel.ids.goal_rows.children))[0].text == \
+        "Free the caged guardian (met)"
     close_panel(ui)
     assert ui.screen.banner_kind == "win" and ui.widget("crystals_panel").disabled

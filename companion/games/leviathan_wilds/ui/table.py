@@ -283,8 +283,10 @@ class CrystalsPanel(InstantPopup):
         goals = self.ids.goal_rows
         goals.clear_widgets()
         for number, condition in enumerate(state["win_conditions"]):
+            label = condition["label"]
             goals.add_widget(GoalRow(kind="condition", key=str(number), panel=self,
-                                     text=condition["label"], met=condition["met"]))
+                                     text=_("{condition} (met)").format(condition=label)
+                                     if condition["met"] else label, met=condition["met"]))
         for name, value in state["counters"].items():
             goals.add_widget(GoalRow(kind="counter", key=name, panel=self,
                                      text=_("{counter}: {value}").format(counter=name,
