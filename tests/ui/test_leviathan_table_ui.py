@@ -455,3 +455,25 @@ def test_a_leviathan_s_win_conditions_are_ticked_and_its_counters_counted_in_the
         "Free the caged guardian (met)"
     close_panel(ui)
     assert ui.screen.banner_kind == "win" and ui.widget("crystals_panel").disabled
+
+
+def test_a_guardian_holding_different_named_weaknesses_is_asked_which_one_goes(
+        ui: Harness) -> None:
+    start(ui, players=2, difficulty="easy", leviathan=2)
+    for card in ("LW-weakness-3", "LW-weakness-7"):  # as the card reader names them
+        assert ui.app.send({"cmd": "weakness", "guardian": 1, "card": card}), ui.app.notice
+    guardian_panel(ui, 1)
+    in_popup(ui, "weakness")  # a third, drawn without its tag read
+    assert ui.state["guardians"][1]["weaknesses"] == ["LW-weakness-3", "LW-weakness-7", None]
+    in_popup(ui, "weakness_off")
+    assert ui.choices() == ["LW-weakness-3", "LW-weakness-7", ""]
+    look(ui, "picker-weakness")
+    ui.pick("LW-weakness-7")
+    assert ui.state["guardians"][1]["weaknesses"] == ["LW-weakness-3", None]
+    assert ui.popup().weaknesses == 2  # back on the guardian's panel, which shows the change
+    in_popup(ui, "weakness_off")
+    ui.pick("")
+    assert ui.state["guardians"][1]["weaknesses"] == ["LW-weakness-3"]
+    in_popup(ui, "weakness_off")  # the only one left goes without a question
+    assert ui.state["guardians"][1]["weaknesses"] == []
+    assert ui.popup().ids.weakness_off.disabled
