@@ -172,3 +172,29 @@ def test_the_board_reads_at_arm_s_length_at_every_size_language_and_text_size(
     finally:
         ui.close()
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("size", "text_size", "language"), CASES)
+def test_every_leviathan_wilds_screen_fits_its_text_and_targets(
+        size: str, text_size: str, language: str, tmp_path: Path) -> None:
+    """Leviathan Wilds' table at each step, its panels and pickers, Last Chance and the end,
+    in the same cases as the walk above."""
+    from .tour import leviathan_stops
+
+    with_text_size(tmp_path, text_size, language)
+    ui = Harness(tmp_path / "games.db", SIZES[size])
+    failures: dict[str, list[str]] = {}
+    seen = []
+    try:
+        for stop in leviathan_stops(ui):
+            ui.frames(3)
+            seen.append(stop)
+            problems = layout_problems(ui)
+            if problems:
+                failures[stop] = problems
+    finally:
+        ui.close()
+    assert {"lw-table-actions", "lw-panel-guardian", "lw-panel-crystals",
+            "lw-table-last-chance", "lw-table-lost"} <= set(seen)
+    assert not failures, "\n".join(f"{stop} at {size}, {text_size} text, {language}: {p}"
+                                    for stop, problems in failures.items() for p in problems)

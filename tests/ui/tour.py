@@ -1,4 +1,5 @@
-"""A walk through every screen and popup of the app, in the states that fill them most.
+"""A walk through every screen and popup of the app, in the states that fill them most (Spirit
+Island's screens, then Leviathan Wilds' table and panels).
 
 The layout test checks each stop at every supported size; `python3 tasks.py screenshots`
 photographs each stop at 800x480 and 720x1280.
@@ -149,6 +150,78 @@ def stops(ui: Harness) -> Iterator[str]:
     ui.frames(2)
 
 
+# Leviathan Wilds with four guardians, a long name and corrections that fill every panel: a
+# giant crystal, two win conditions and a counter.
+LEVIATHAN_GAME = {"cmd": "new_game", "game": "leviathan-wilds", "players": 4,
+                  "difficulty": "expert", "leviathan": 11,
+                  "win_conditions": ["Free the caged guardian", "Cool the three vents"]}
+
+
+def leviathan_stops(ui: Harness) -> Iterator[str]:
+    """Bring Leviathan Wilds' table to each of its steps and panels, and yield their names."""
+    app = ui.app
+
+    def send(command: dict[str, Any]) -> None:
+        assert app.send(command), app.notice
+
+    send(LEVIATHAN_GAME)
+    send({"cmd": "add_crystal", "dice": [6, 4], "corrupted": True})
+    send({"cmd": "counter", "counter": "frost", "amount": 2})
+    app.show(app.table_name())
+    ui.frames(3)
+    table = ui.screen
+    yield "lw-table-reveal"
+    table.pick_threat()
+    ui.frames(3)
+    yield "lw-picker-threat"
+    ui.popup().dismiss()
+    send({"cmd": "reveal", "card": "LW-threat-11-3"})
+    send({"cmd": "next"})
+    ui.frames(3)
+    yield "lw-table-activate"
+    table.open_ap_card()
+    ui.frames(3)
+    yield "lw-panel-ap-card"
+    ui.popup().dismiss()
+    send({"cmd": "ap_card", "ap": 4, "protections": ["harmful", "slippery", "corrupt"]})
+    ui.frames(3)
+    yield "lw-table-actions"
+    send({"cmd": "weakness", "guardian": 0})
+    send({"cmd": "terrain", "guardian": 0, "kind": "open"})
+    send({"cmd": "focus", "guardian": 0, "ready": True})
+    table.open_guardian()
+    ui.frames(3)
+    yield "lw-panel-guardian"
+    ui.popup().dismiss()
+    table.open_crystals()
+    ui.frames(3)
+    yield "lw-panel-crystals"
+    ui.popup().dismiss()
+    send({"cmd": "next"})
+    ui.frames(3)
+    yield "lw-table-resolve"
+    send({"cmd": "grip", "guardian": 0, "amount": -(app.game_state["guardians"][0]["deck"] - 1)})
+    send({"cmd": "next"})
+    ui.frames(3)
+    yield "lw-table-draw-last-card"
+    while app.game_state["revealed_slot"] != 4 or app.game_state["step"] != "draw":
+        send({"cmd": "next"})
+    ui.frames(3)
+    yield "lw-table-round-end"
+    while not app.game_state["guardians"][2]["defeated"]:
+        send({"cmd": "corruption", "guardian": 2, "amount": 1})
+    ui.frames(3)
+    yield "lw-table-last-chance"
+    table.open_menu()
+    ui.frames(3)
+    yield "lw-menu"
+    ui.popup().dismiss()
+    while app.game_state["outcome"] is None:
+        send({"cmd": "next"})
+    ui.frames(3)
+    yield "lw-table-lost"
+
+
 def _play_to(ui: Harness, step: str, round_number: int, fear_per_round: int = 0) -> None:
     """Send commands (not taps: the walk is about looks) until the game reaches `step`."""
     app = ui.app
@@ -186,14 +259,15 @@ def take_screenshots(folder: Path) -> list[Path]:
     written: list[Path] = []
     for size_name, text_size in SCREENSHOT_CASES:
         suffix = size_name if text_size == "normal" else f"{size_name}-{text_size}"
-        with tempfile.TemporaryDirectory() as data:
-            with_text_size(Path(data), text_size)
-            harness = Harness(Path(data) / "games.db", SIZES[size_name])
-            try:
-                for stop in stops(harness):
-                    written.append(harness.screenshot(folder / f"{stop}-{suffix}.png"))
-            finally:
-                harness.close()
+        for walk in (stops, leviathan_stops):  # each game's walk on a fresh database
+            with tempfile.TemporaryDirectory() as data:
+                with_text_size(Path(data), text_size)
+                harness = Harness(Path(data) / "games.db", SIZES[size_name])
+                try:
+                    for stop in walk(harness):
+                        written.append(harness.screenshot(folder / f"{stop}-{suffix}.png"))
+                finally:
+                    harness.close()
     return written
 
 

@@ -1,5 +1,8 @@
 """Leviathan Wilds' table screen: the threat row, the wrath, the guardians and the crystals, the
-step's prompt beside one big Done, and the quick buttons a turn needs.
+step's prompt beside one big Done, the quick buttons a turn needs, the step's own buttons (the
+threat card, the AP card and its actions, the last card), and two panels for the rest: one for
+the chosen guardian (grip, terrain, falling, focus, weaknesses), one for the crystals (with the
+leviathan's win conditions and counters).
 
 It mirrors the driver's JSON state (the game's `view`) into Kivy properties; its layout is in
 layouts/leviathan_wilds/table.kv, and every tap is a driver command sent through `App.send`.
@@ -14,13 +17,15 @@ from kivy.properties import (
     BooleanProperty,
     ListProperty,
     NumericProperty,
+    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.i18n import N_, _
+from companion.games.leviathan_wilds.data import THREATS_PER_LEVIATHAN, threat_card_id
+from companion.i18n import N_, _, ngettext
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, InstantPopup, ask_then
 
@@ -36,10 +41,20 @@ STEP_NAMES = {"reveal": N_("1 Reveal a threat"), "activate": N_("2 Activate"),
 DIFFICULTY_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
                     "expert": N_("expert")}
 STRIKE_AMOUNTS = range(1, 7)
+AP_VALUES = range(0, 7)
+"""The AP a card can give, as the AP card picker offers them."""
+GLIDE_MOST = 6
+"""The longest glide the picker offers (it never offers more than the AP left)."""
+PROTECTION_NAMES = {"harmful": N_("harmful"), "slippery": N_("slippery"),
+                    "corrupt": N_("corruption")}
 
 
 def app() -> Any:
     return App.get_running_app()
+
+
+def leviathan_name(state: dict[str, Any]) -> str:
+    return str(state["leviathan"]["name"])
 
 
 class ThreatTile(BoxLayout):
@@ -55,6 +70,8 @@ class ThreatTile(BoxLayout):
     """The text colour that reads on it."""
     mark = StringProperty("")
     """"next" for the space the next reveal turns over, "now" for the one revealed this turn."""
+    card = StringProperty("")
+    """The threat card's number (1-5 of its leviathan) once the players named it."""
 
 
 class GuardianTile(ButtonBehavior, BoxLayout):
@@ -104,6 +121,209 @@ class LeviathanMenu(InstantPopup):
         app().open_settings()
 
 
+def threat_number(card: str | None) -> str:
+    """"3" for the card id LW-threat-<leviathan>-3: the threat's number within its leviathan."""
+    return card.rsplit("-", 1)[1] if card else ""
+
+
+def crystal_text(number: int, crystal: dict[str, Any]) -> str:
+    """"Crystal 2: 4+3, corrupted": its dice left, struck first to last."""
+    if crystal["shattered"]:
+        return _("Crystal {number}: shattered").format(number=number)
+    dice = "+".join(str(die) for die in crystal["dice"])
+    text = _("Crystal {number}: {dice}").format(number=number, dice=dice)
+    return text + (_(", corrupted") if crystal["corrupted"] else "")
+
+
+class ApCardPanel(InstantPopup):
+    """The active guardian's AP card: its protections (toggles), then its AP value (one tap
+    plays it)."""
+
+    guardian_name = StringProperty("")
+    """Whose activation it is."""
+
+    def protections(self) -> list[str]:
+        return [kind for kind in ("harmful", "slippery", "corrupt")
+                if self.ids[f"protect_{kind}"].state == "down"]
+
+    def play(self, ap: int) -> None:
+        if app().send({"cmd": "ap_card", "ap": ap, "protections": self.protections()}):
+            self.dismiss()
+
+
+class GuardianPanel(InstantPopup):
+    """What the chosen guardian does now and then: cards between deck, hand and discard,
+    terrain entered, falling, focus and weaknesses. It stays open for several taps and shows
+    the guardian's numbers as they change."""
+
+    guardian = NumericProperty(0)
+    """The guardian it acts on, from 0."""
+    name = StringProperty("")
+    """Their name."""
+    cards = StringProperty("")
+    """Deck, hand and discard, in words."""
+    status = StringProperty("")
+    """Health, corruption, falling, focus, weaknesses, in words."""
+    falling = BooleanProperty(False)
+    focus_ready = BooleanProperty(False)
+    weaknesses = NumericProperty(0)
+    """How many weakness cards they hold."""
+
+    def show(self, state: dict[str, Any]) -> None:
+        guardian = state["guardians"][self.guardian]
+        self.name = guardian["name"]
+        self.cards = _("Deck {deck} · hand {hand} · discard {discard}").format(
+            deck=guardian["deck"], hand=guardian["hand"], discard=guardian["discard"])
+        status = [_("Health {health} · corruption {corruption}").format(
+            health=guardian["health"], corruption=guardian["corruption"])]
+        if guardian["defeated"]:
+            status.append(_("Defeated"))
+        if guardian["falling"]:
+            status.append(_("Falling"))
+        if guardian["weaknesses"]:
+            status.append(_("Weaknesses {count}").format(count=len(guardian["weaknesses"])))
+        self.status = " · ".join(status)
+        self.falling, self.focus_ready = guardian["falling"], guardian["focus_ready"]
+        self.weaknesses = len(guardian["weaknesses"])
+        self._held = list(guardian["weaknesses"])
+
+    @property
+    def amount(self) -> int:
+        """How many cards the grip buttons move (the panel's stepper)."""
+        return int(self.ids.amount.value)
+
+    def send(self, command: dict[str, Any]) -> bool:
+        return bool(app().send({**command, "guardian": self.guardian}))
+
+    def move_cards(self, what: str) -> None:
+        """draw (deck to hand), discard (hand to discard), lose or gain grip."""
+        if what in ("draw", "discard"):
+            self.send({"cmd": what, "count": self.amount})
+        else:
+            self.send({"cmd": "grip", "amount": -self.amount if what == "lose" else self.amount})
+
+    def terrain(self, kind: str) -> None:
+        self.send({"cmd": "terrain", "kind": kind})
+
+    def fall_or_land(self) -> None:
+        self.send({"cmd": "land" if self.falling else "fall"})
+
+    def toggle_focus(self) -> None:
+        self.send({"cmd": "focus", "ready": not self.focus_ready})
+
+    def draw_weakness(self) -> None:
+        self.send({"cmd": "weakness"})
+
+    def discard_weakness(self) -> None:
+        """Get rid of a weakness; which one is asked only when they hold different named ones."""
+        named = sorted({card for card in self._held if card is not None})
+        if len(set(self._held)) <= 1:
+            self.send({"cmd": "weakness", "remove": True, "card": self._held[0]
+                       if self._held else None})
+            return
+        picker = CardPicker(title=_("Get rid of which weakness?"), columns=3)
+        colour = app().colours["button"]
+        choices = [{"value": card, "text": _("Weakness {number}").format(
+            number=card.rsplit("-", 1)[1]), "detail": card} for card in named]
+        if None in self._held:
+            choices.append({"value": "", "text": _("Not named"), "detail": ""})
+        picker.fill([{**choice, "background": colour,
+                      "text_colour": app().colours["button_text"]} for choice in choices])
+        picker.when_picked = lambda card: self.send(
+            {"cmd": "weakness", "remove": True, "card": card or None})
+        picker.open()
+
+
+class CrystalRow(BoxLayout):
+    """One crystal in the crystals panel: its dice, and the corrections a player may need."""
+
+    index = NumericProperty(0)
+    """The crystal's number, from 0."""
+    text = StringProperty("")
+    """Its number, dice and kind, in words."""
+    shattered = BooleanProperty(False)
+    corrupted = BooleanProperty(False)
+    panel = ObjectProperty(None)
+    """The CrystalsPanel it sits in (which sends the commands)."""
+
+
+class GoalRow(BoxLayout):
+    """A leviathan's extra win condition (met or not) or one of its counters (±1)."""
+
+    kind = StringProperty("")
+    """"condition" or "counter"."""
+    key = StringProperty("")
+    """The condition's number (as text) or the counter's name."""
+    text = StringProperty("")
+    met = BooleanProperty(False)
+    panel = ObjectProperty(None)
+
+
+class CrystalsPanel(InstantPopup):
+    """The crystals, corrected by hand (a die turned wrong, a crystal the book adds, one
+    shattered by an effect), and the leviathan's extra win conditions and counters when it
+    has them."""
+
+    new_corrupted = BooleanProperty(False)
+    """The crystal to add is corrupted."""
+    has_goals = BooleanProperty(False)
+    """The game has win conditions or counters to show."""
+
+    def show(self, state: dict[str, Any]) -> None:
+        self._crystals = state["crystals"]
+        rows = self.ids.crystal_rows
+        shown = list(reversed(rows.children))
+        while len(shown) < len(self._crystals):
+            row = CrystalRow(index=len(shown), panel=self)
+            rows.add_widget(row)
+            shown.append(row)
+        for row, crystal in zip(shown, self._crystals, strict=False):
+            row.text = crystal_text(row.index + 1, crystal)
+            row.shattered, row.corrupted = crystal["shattered"], crystal["corrupted"]
+        goals = self.ids.goal_rows
+        goals.clear_widgets()
+        for number, condition in enumerate(state["win_conditions"]):
+            label = condition["label"]
+            goals.add_widget(GoalRow(kind="condition", key=str(number), panel=self,
+                                     text=_("{condition} (met)").format(condition=label)
+                                     if condition["met"] else label, met=condition["met"]))
+        for name, value in state["counters"].items():
+            goals.add_widget(GoalRow(kind="counter", key=name, panel=self,
+                                     text=_("{counter}: {value}").format(counter=name,
+                                                                          value=value)))
+        self.has_goals = bool(goals.children)
+
+    def change(self, index: int, amount: int) -> None:
+        """Turn the crystal's first die by `amount`: below 1 it is gone (the next die of a
+        giant crystal is struck next), a shattered crystal comes back as a 1."""
+        dice = list(self._crystals[index]["dice"])
+        if not dice:
+            dice = [1] if amount > 0 else []
+        elif dice[0] + amount < 1:
+            dice = dice[1:]
+        else:
+            dice[0] += amount
+        app().send({"cmd": "set_crystal", "crystal": index, "dice": dice})
+
+    def toggle_corrupted(self, index: int) -> None:
+        crystal = self._crystals[index]
+        app().send({"cmd": "set_crystal", "crystal": index, "dice": list(crystal["dice"]),
+                    "corrupted": not crystal["corrupted"]})
+
+    def shatter(self, index: int) -> None:
+        app().send({"cmd": "set_crystal", "crystal": index, "dice": []})
+
+    def add(self) -> None:
+        app().send({"cmd": "add_crystal", "dice": [int(self.ids.new_die.value)],
+                    "corrupted": self.new_corrupted})
+
+    def set_condition(self, key: str, met: bool) -> None:
+        app().send({"cmd": "win_condition", "condition": int(key), "met": met})
+
+    def count(self, name: str, amount: int) -> None:
+        app().send({"cmd": "counter", "counter": name, "amount": amount})
+
+
 class LeviathanTableScreen(Screen):
     title = StringProperty("")
     """The leviathan, the round and the step."""
@@ -131,10 +351,24 @@ class LeviathanTableScreen(Screen):
     """The guardian the quick buttons act on (the active one unless another is tapped)."""
     selected_name = StringProperty("")
     """Their name."""
+    active_name = StringProperty("")
+    """The active guardian's name."""
+    has_ap = BooleanProperty(False)
+    """In step 2, the active guardian has AP to spend (an AP card, or 2 from an empty hand):
+    the standard actions are offered instead of the AP card."""
+    ap_info = StringProperty("")
+    """The AP card's protections, in words ("" without any)."""
+    active_hand = NumericProperty(0)
+    """Cards in the active guardian's hand (step 4 offers a discard while there are some)."""
+    can_decline_last = BooleanProperty(False)
+    """Step 4's last-strength option applies: drawing up would take the deck's last card."""
+    step_buttons = BooleanProperty(False)
+    """The step has buttons of its own (the row above the prompt is shown)."""
 
     def on_kv_post(self, *_args: Any) -> None:
         self._active = -1
         self._state: dict[str, Any] = {}
+        self._panel: GuardianPanel | CrystalsPanel | None = None
 
     def on_pre_enter(self, *_args: Any) -> None:
         if app().game_state:
@@ -174,6 +408,28 @@ class LeviathanTableScreen(Screen):
             self._active = state["active"]
             self.selected = state["active"]
         self._show_guardians(state)
+        self._show_step_buttons(state)
+        if self._panel is not None:
+            self._panel.show(state)
+
+    def _show_step_buttons(self, state: dict[str, Any]) -> None:
+        active = state["guardians"][state["active"]]
+        self.active_name = active["name"]
+        card = active["ap_card"]
+        self.has_ap = state["step"] == "activate" and card is not None
+        self.ap_info = "" if card is None else self._ap_text(card["protections"])
+        self.active_hand = active["hand"]
+        self.can_decline_last = bool(state.get("can_decline_last"))
+        self.step_buttons = state["outcome"] is None and state["step"] in (
+            "reveal", "activate", "draw")
+
+    @staticmethod
+    def _ap_text(protections: list[str]) -> str:
+        """The AP card's protections (the AP left are in the model's prompt)."""
+        if not protections:
+            return ""
+        return _("Protected: {kinds}").format(kinds=", ".join(
+            _(PROTECTION_NAMES.get(kind, kind)) for kind in protections))
 
     @staticmethod
     def _crystals_text(state: dict[str, Any]) -> str:
@@ -196,8 +452,10 @@ class LeviathanTableScreen(Screen):
                            else _("We lost: {reason}")).format(reason=outcome["reason"])
         elif state["last_chance"] is not None:
             self.banner_kind = "last_chance"
-            self.banner = _("Last Chance: {count} turns left to heal the leviathan").format(
-                count=len(state["last_chance"]))
+            turns = len(state["last_chance"])
+            self.banner = ngettext("Last Chance: {count} turn left to heal the leviathan",
+                                   "Last Chance: {count} turns left to heal the leviathan",
+                                   turns).format(count=turns)
         else:
             self.banner_kind, self.banner = "", ""
 
@@ -214,6 +472,7 @@ class LeviathanTableScreen(Screen):
             tile.face = half if threat["face_up"] else _("face down\n({half})").format(half=half)
             tile.background = rgba(colour)
             tile.ink = rgba(text_colour_on(colour))
+            tile.card = threat_number(threat["card"]) if threat["face_up"] else ""
             tile.mark = ("now" if index == state["revealed_slot"]
                          else "next" if index == state["next_slot"]
                          and state["revealed_slot"] is None and state["outcome"] is None
@@ -242,8 +501,6 @@ class LeviathanTableScreen(Screen):
                 status.append(_("Focus ready"))
             if guardian["weaknesses"]:
                 status.append(_("Weaknesses {count}").format(count=len(guardian["weaknesses"])))
-            if guardian["ap_card"] is not None and i == state["active"]:
-                status.append(_("AP left {ap}").format(ap=guardian["ap_left"]))
             tile.status = " · ".join(status)
             tile.active = i == state["active"] and state["outcome"] is None
             tile.selected = i == self.selected
@@ -311,3 +568,70 @@ class LeviathanTableScreen(Screen):
             {"cmd": "strike", "crystal": int(crystal), "amount": int(amount),
              "guardian": self.selected})
         picker.open()
+
+    # --- the step's own buttons ---
+
+    def pick_threat(self) -> None:
+        """Step 1: name the threat card turned over (or turn it over, named, in one go)."""
+        state = self._state
+        leviathan = state["leviathan"]["number"]
+        slot = state["revealed_slot"] if state["revealed_slot"] is not None \
+            else state["next_slot"]
+        taken = {threat["card"] for index, threat in enumerate(state["threat_row"])
+                 if threat["card"] and index != slot}
+        named = state["threat_row"][slot]["card"] if slot is not None else None
+        picker = CardPicker(title=_("Which threat card is it?"), columns=5)
+        colour = WILD if slot is not None and state["threat_row"][slot]["wild"] else CALM
+        picker.fill([{"value": card, "text": _("Threat {number}").format(number=number),
+                      "detail": _(leviathan_name(state)), "highlight": card == named,
+                      "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
+                     for number, card in ((n, threat_card_id(leviathan, n))
+                                          for n in range(1, THREATS_PER_LEVIATHAN + 1))])
+        picker.offer(taken)
+        picker.when_picked = lambda card: app().send({"cmd": "reveal", "card": card})
+        picker.open()
+
+    def open_ap_card(self) -> None:
+        ApCardPanel(guardian_name=self.active_name).open()
+
+    def act(self, action: str) -> None:
+        app().send({"cmd": "act", "action": action})
+
+    def glide(self) -> None:
+        """Glide X: how far, at most the AP left."""
+        ap_left = self._state["guardians"][self._state["active"]]["ap_left"]
+        picker = CardPicker(title=_("Glide how far?"), columns=3)
+        colour = app().colours["button"]
+        picker.fill([{"value": str(x), "text": _("Glide {x}").format(x=x),
+                      "detail": _("{ap} AP").format(ap=x), "background": colour,
+                      "text_colour": app().colours["button_text"]}
+                     for x in range(1, max(1, min(ap_left, GLIDE_MOST)) + 1)])
+        picker.when_picked = lambda x: app().send({"cmd": "act", "action": "glide",
+                                                   "x": int(x)})
+        picker.open()
+
+    def discard_active(self) -> None:
+        """Step 4: the active guardian discards a card before drawing up."""
+        app().send({"cmd": "discard", "guardian": self._state["active"], "count": 1})
+
+    def decline_last(self) -> None:
+        """Step 4's last-strength option: draw up, but leave the deck's last card."""
+        app().send({"cmd": "next", "step": "draw", "decline_last": True})
+
+    # --- the panels ---
+
+    def open_guardian(self) -> None:
+        panel = GuardianPanel(guardian=self.selected)
+        self._open_panel(panel)
+
+    def open_crystals(self) -> None:
+        self._open_panel(CrystalsPanel())
+
+    def _open_panel(self, panel: GuardianPanel | CrystalsPanel) -> None:
+        panel.show(self._state)
+        panel.bind(on_dismiss=self._panel_closed)
+        self._panel = panel
+        panel.open()
+
+    def _panel_closed(self, *_args: Any) -> None:
+        self._panel = None
