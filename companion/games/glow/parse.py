@@ -93,7 +93,7 @@ def _field(cmd: str, key: str, value: Any) -> Any:
         return number(cmd, key, value, MIN_PLAYERS, MAX_PLAYERS)
     if key == "game":
         return _choice(cmd, key, value, (GAME_ID,))
-    if key == "board":
+    if key == "board" and cmd != "end_score":  # the side; end_score's board is its value
         return _choice(cmd, key, value, BOARDS)
     if key == "mode":
         return _choice(cmd, key, value, MODES)

@@ -542,8 +542,9 @@ def end_score(state: State, command: c.EndScore) -> tuple[State, Events]:
     tokens = player.reroll_tokens if command.reroll_tokens is None else command.reroll_tokens
     final = Final(track, command.cards, command.board, command.glowworms, command.companions,
                   command.trails)
-    state = _set_player(state, command.player,
-                        replace(player, score=track, reroll_tokens=tokens, final=final))
+    lapped = player.lapped or track >= state.setup.numbers.track_length
+    state = _set_player(state, command.player, replace(
+        player, score=track, lapped=lapped, reroll_tokens=tokens, final=final))
     events: Events = [e.EndScored(command.player, track, final.cards, final.board, final.bonus,
                                   final.trails, final.total)]
     if all(p.final is not None for p in state.players):
