@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.core.events import Event
 from companion.core.game import Course, Game
-from companion.core.phrases import Translate
+from companion.core.phrases import Translate, render
 
 from . import data
 from .commands import COMMANDS, NewGame
@@ -35,7 +35,7 @@ def summary(state: State) -> dict[str, Any]:
         "players": state.setup.players,
         "rounds": state.day,
         "mode": state.setup.mode,
-        "result": ", ".join(str(who(state, i)) for i in best) if finished else None,
+        "result": ", ".join(render(who(state, i)) for i in best) if finished else None,
         "reason": ("shared" if len(best) > 1 else "win") if finished else None,
         "score": None if top is None else top.total,
     }

@@ -7,6 +7,7 @@ import pytest
 
 import companion.games.glow as glow
 from companion.core.errors import Refused
+from companion.games.glow.definition import GLOW
 from companion.games.glow.dice import (
     Condition,
     black_die_loss,
@@ -282,6 +283,9 @@ def test_a_tie_goes_to_the_most_reroll_tokens_and_then_the_rank_is_shared() -> N
     assert state.ranking == ((0, 1), (2,))
     assert glow.view(state)["outcome"] == {"ranking": [[0, 1], [2]]}
     assert glow.view(state)["prompt"]["id"] == "glow-prompt-result-shared"
+    assert GLOW.summary(state) | {"rounds": 8} == {
+        "status": "finished", "players": 3, "rounds": 8, "mode": "scoring",
+        "result": "Player 1, Player 2", "reason": "shared", "score": 85 + 0 + 0 + 0 + 0}
 
 
 def test_scoring_mode_needs_the_track_score() -> None:
