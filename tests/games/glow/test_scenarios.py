@@ -393,3 +393,16 @@ def test_corrected_board_numbers_replace_the_unverified_ones() -> None:
         new(track_length=20, reroll_spaces=[0, 30])
     assert {entry["numbers"] for entry in glow.view(state)["unverified"]} >= {
         "score_track", "realm", "sea", "companions"}
+
+
+def test_a_companion_fetched_from_the_graveyard_leaves_it_and_becomes_the_newest() -> None:
+    state = do(new(players=2, start_player=0), "companion", player=1, card="glow-A11")
+    state = do(state, "companion", player=1, card="glow-B18")  # Cromaug
+    state = do(state, "companion", player=1, card="glow-A11", remove=True)
+    state = do(state, "companion", player=1, card="glow-B18", remove=True)
+    assert state.graveyard == ("glow-A11", "glow-B18")
+    state = do(state, "companion", player=0, card="glow-A11")
+    assert state.graveyard == ("glow-B18",)
+    assert [comp.card for comp in state.players[0].companions] == ["glow-A11"]
+    with pytest.raises(Refused, match="already in player 0's row"):
+        send(state, "companion", player=1, card="glow-A11")
