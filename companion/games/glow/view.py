@@ -212,6 +212,7 @@ def view(state: State, translate: Translate = as_written) -> dict[str, Any]:
         "players": [_player(state, i, translate) for i in range(len(state.players))],
         "outcome": None if state.ranking is None else {
             "ranking": [list(group) for group in state.ranking]},
+        "round": state.day,  # the day, under the name the shared screens read (Home's resume)
         "phase_name": word(state.phase).render(translate),
         "days": DAYS,
         "board": setup.board,
