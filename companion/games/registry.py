@@ -9,10 +9,11 @@ from companion.core.commands import shown
 from companion.core.errors import Refused
 from companion.core.game import Game
 
+from .glow.definition import GLOW
 from .leviathan_wilds.definition import LEVIATHAN_WILDS
 from .spirit_island.definition import SPIRIT_ISLAND
 
-GAMES: dict[str, Game] = {game.id: game for game in (SPIRIT_ISLAND, LEVIATHAN_WILDS)}
+GAMES: dict[str, Game] = {game.id: game for game in (SPIRIT_ISLAND, LEVIATHAN_WILDS, GLOW)}
 
 DEFAULT_GAME = SPIRIT_ISLAND.id
 """The game a new_game without a "game" field starts, and a saved game from before there was

@@ -98,7 +98,7 @@ def test_a_new_game_without_a_game_field_is_spirit_island_and_says_so() -> None:
     assert driver.service.store.full_log(2)[0] == {"cmd": "new_game", "players": 2, "seed": 3}
 
 
-@pytest.mark.parametrize("game", ["glow", 5, ""])
+@pytest.mark.parametrize("game", ["azul", 5, ""])
 def test_an_unknown_game_is_refused_with_the_known_ones(game: object) -> None:
     driver = driver_on(GameStore.in_memory())
     answer = driver.handle({"cmd": "new_game", "players": 2, "game": game})

@@ -67,7 +67,7 @@ def test_the_search_leaves_a_game_in_play_as_it_was() -> None:
 
 
 @pytest.mark.parametrize(("fields", "error"), [
-    ({"game": "chess"}, "'rules_search': game must be one of spirit-island, leviathan-wilds, "
+    ({"game": "chess"}, "'rules_search': game must be one of spirit-island, leviathan-wilds, glow, "
                         "not 'chess'"),
     ({"game": 2}, "'rules_search': game must be text, not 2"),
     ({"lang": "es"}, "'rules_search': lang must be one of en, de, fr, not 'es'"),
