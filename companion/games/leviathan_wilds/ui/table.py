@@ -594,7 +594,7 @@ class LeviathanTableScreen(Screen):
     def open_ap_card(self) -> None:
         ApCardPanel(guardian_name=self.active_name).open()
 
-    def act(self, action: str) -> None:
+    def take_action(self, action: str) -> None:
         app().send({"cmd": "act", "action": action})
 
     def glide(self) -> None:
