@@ -27,6 +27,7 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
@@ -516,6 +517,10 @@ class CompanionApp(App):
         self.config.name = ""
         if self.root is not None:
             Window.remove_widget(self.root)
+        # A panel left open (a game's guardian panel, a picker) belongs to this app too.
+        for child in list(Window.children):
+            if isinstance(child, ModalView):
+                child.dismiss(animation=False)
         App._running_app = None
 
     # --- the game ---
@@ -665,6 +670,4 @@ def _load_layout(name: str) -> None:
 
 
 def _popup_open() -> bool:
-    from kivy.uix.modalview import ModalView
-
     return any(isinstance(child, ModalView) for child in Window.children)
