@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..games.spirit_island.ui.presenter import next_action
 from ..i18n import N_, _
 from ..reader.tags import TagMeaning, card_name
-from .presenter import next_action
 
 FORCE_HINT = re.compile(r"\s*\(send force: true[^)]*\)")
 KIND_NAMES = {"invader": N_("invader card"), "fear": N_("fear card"),
