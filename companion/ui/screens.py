@@ -216,7 +216,8 @@ def _game_choice(game_id: str, screen: NewGameScreen) -> Any:
     """The button that chooses `game_id` (its look is GameChoice in new_game.kv)."""
     from kivy.factory import Factory
 
-    button = Factory.GameChoice(game=game_id)
+    button = Factory.GameChoice()
+    button.game = game_id
     button.state = "down" if screen.game == game_id else "normal"
     screen.bind(game=lambda _screen, chosen: setattr(
         button, "state", "down" if chosen == game_id else "normal"))

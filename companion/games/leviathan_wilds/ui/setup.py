@@ -67,6 +67,9 @@ class LeviathanForm(ScrollView):
 
     def on_kv_post(self, *_args: Any) -> None:
         self._steppers: list[NumberStepper] = []
+        self._numbers_box = self.ids.lw_numbers_box
+        self._numbers_parent = self._numbers_box.parent
+        self.on_show_numbers()
         self.retranslate()
         self.bind(lw_difficulty=self._show_numbers, lw_players=self._show_numbers,
                   corrections=self._show_numbers)
@@ -135,6 +138,16 @@ class LeviathanForm(ScrollView):
 
     def toggle_numbers(self) -> None:
         self.show_numbers = not self.show_numbers
+
+    def on_show_numbers(self, *_args: Any) -> None:
+        # Out of the tree while closed: hidden widgets would still catch the taps they overlap.
+        box, parent = getattr(self, "_numbers_box", None), getattr(self, "_numbers_parent", None)
+        if box is None or parent is None:
+            return
+        if self.show_numbers and box.parent is None:
+            parent.add_widget(box, index=0)
+        elif not self.show_numbers and box.parent is not None:
+            parent.remove_widget(box)
 
     def change(self, stepper: NumberStepper) -> None:
         """A stepper was tapped: its value becomes a correction (or stops being one)."""
