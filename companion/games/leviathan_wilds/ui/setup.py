@@ -20,6 +20,7 @@ from kivy.properties import (
 )
 from kivy.uix.scrollview import ScrollView
 
+from companion import i18n
 from companion.i18n import _
 from companion.ui.widgets import CardPicker, Stepper
 
@@ -215,7 +216,8 @@ class LeviathanForm(ScrollView):
         count = len(self.corrections)
         self.numbers_text = _("Unverified numbers: as in our data") if not count else \
             _("Unverified numbers: {count} corrected").format(count=count)
-        self.note = _("{count} numbers corrected").format(count=count) if count else ""
+        self.note = i18n.ngettext("{count} number corrected", "{count} numbers corrected",
+                                  count).format(count=count) if count else ""
 
 
 def numbers_in_use(numbers: dict[str, Any], difficulty: str, solo: bool) -> dict[str, Any]:
