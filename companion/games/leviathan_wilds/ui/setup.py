@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
@@ -147,6 +148,9 @@ class LeviathanForm(ScrollView):
             return
         if self.show_numbers and box.parent is None:
             parent.add_widget(box, index=0)
+            # Their button stays in view, the numbers below it.
+            Clock.schedule_once(lambda _dt: self.scroll_to(self.ids.lw_numbers, padding=0,
+                                                           animate=False))
         elif not self.show_numbers and box.parent is not None:
             parent.remove_widget(box)
 
