@@ -33,8 +33,8 @@ from .widgets import ConfirmPopup, ask_then
 NONE_CHOICE = N_("None")
 
 OUTCOME_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
-                 "sacrifice": N_("Sacrifice victory"), "win": N_("We won"),
-                 "loss": N_("We lost")}
+                 "sacrifice": N_("Sacrifice victory"), "win": N_("Victory"),
+                 "loss": N_("Defeat")}
 """A finished game's result in the history's details."""
 
 
@@ -353,12 +353,13 @@ def stats_summary(stats: dict[str, Any]) -> str:
 
 def catalogue_names() -> dict[str, str]:
     """Adversary and scenario ids to their names (in English: `_` translates them)."""
-    names = {a["id"]: a["name"] for a in app().catalogue["adversaries"]}
-    names.update({s["id"]: s["name"] for s in app().catalogue["scenarios"]})
+    names = {a["id"]: a["name"] for a in app().catalogue.get("adversaries", [])}
+    names.update({s["id"]: s["name"] for s in app().catalogue.get("scenarios", [])})
     return names
 
 
 GAME_RESULT_NAMES = {"victory": N_("victory"), "defeat": N_("defeat"),
+                     "win": N_("victory"), "loss": N_("defeat"),
                      "sacrifice": N_("sacrifice victory"), "active": N_("in progress"),
                      "finished": N_("finished"), "abandoned": N_("abandoned"),
                      "unreadable": N_("unreadable")}
@@ -481,10 +482,12 @@ class HistoryDetailScreen(Screen):
                                                            detail=self.reason_text)
         score = game.get("score")
         self.score_text = _points(score) if score is not None else _("not scored")
-        rounds = game["per_round"]
+        # The chart draws fear, blight and terror: a game whose rounds count other things
+        # (Leviathan Wilds') shows its facts without it.
+        rounds = [tally for tally in game["per_round"] if "fear_generated" in tally]
         self.fear = [tally["fear_generated"] for tally in rounds]
-        self.blight = [tally["blight_on_island"] for tally in rounds]
-        self.terror = [tally["terror_level"] for tally in rounds]
+        self.blight = [tally.get("blight_on_island", 0) for tally in rounds]
+        self.terror = [tally.get("terror_level", 0) for tally in rounds]
         self.has_rounds = bool(rounds)
         return True
 
