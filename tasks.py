@@ -35,9 +35,12 @@ STAMP = VENV / ".installed-from"
 # screenshots a virtual X server (Xvfb) with Mesa's software OpenGL, which Kivy's SDL2 opens.
 # A C compiler builds the power-cut test's small fsync shim (tests/integration/power_cut_shim.c);
 # xwd (x11-apps) photographs the display of an installed app started from outside;
-# shellcheck and systemd-analyze (package systemd) judge deploy/ (tests/deploy).
+# shellcheck and systemd-analyze (package systemd) judge deploy/ (tests/deploy);
+# zbarimg (zbar-tools) reads the mirror's QR codes back, and chromium with chromium-driver
+# opens the mirror's page in the browser tests (tests/mirror).
 APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "libegl1",
-                "libmtdev1", "gcc", "libc6-dev", "x11-apps", "shellcheck", "systemd"]
+                "libmtdev1", "gcc", "libc6-dev", "x11-apps", "shellcheck", "systemd",
+                "zbar-tools", "chromium", "chromium-driver"]
 # Any fixed time: the same source then gives a byte-identical wheel (deploy/install.sh uses the
 # same one, as the wheel's hash names the release).
 WHEEL_EPOCH = "315532800"
@@ -158,8 +161,9 @@ def test(args: list[str]) -> int:
 def bench(args: list[str]) -> int:
     setup()
     for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store",
+                   "tests.benchmarks.bench_leviathan",
                    "tests.benchmarks.bench_ui", "tests.benchmarks.bench_reader",
-                   "tests.benchmarks.bench_rules"):
+                   "tests.benchmarks.bench_rules", "tests.benchmarks.bench_mirror"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
         if code != 0:
             return code

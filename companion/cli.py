@@ -12,6 +12,7 @@ from . import __version__
 from .bootstrap import build_service
 from .driver import ScriptDriver, run_script
 from .i18n import LANGUAGES
+from .mirror.cli import add_mirror_command, run_mirror_command
 from .reader.cli import add_reader_commands, run_reader_command
 from .rules.cli import add_rules_commands, run_rules_command
 from .store import StoreError, default_database_path
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
                         "card names and effects); ids and field names never change")
     add_reader_commands(commands)
     add_rules_commands(commands)
+    add_mirror_command(commands)
     args = parser.parse_args(argv)
     # The level is the handler's too: Kivy's logger sets its own level from its config file,
     # and what it logs reaches this handler whatever the root logger's level.
@@ -58,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(args.db or default_database_path(), verbose=args.verbose)
     if args.command == "rules":
         return run_rules_command(args)
+    if args.command == "mirror":
+        return run_mirror_command(args)
     if args.command == "reader":
         return run_reader_command(args, lambda command: _one_command(args.db, command))
     db_path = args.script_db or args.db

@@ -13,11 +13,14 @@ import logging
 import os
 import re
 import sys
+from dataclasses import dataclass, replace
 from typing import IO, Any
 
 from . import i18n
 from .core.errors import Refused
-from .service import GameService
+from .core.game import Game, State
+from .core.phrases import Translate
+from .service import GameService, RulesSearch
 from .signals import StopSignals
 
 log = logging.getLogger(__name__)
@@ -31,6 +34,39 @@ MAX_ERROR_CHARS = 2000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+@dataclass(frozen=True)
+class StateSnapshot:
+    """What the "state" answer is made from, taken at one moment: states are immutable, so a
+    snapshot can be put into words later, in any language and on any thread (the mirror)."""
+
+    game: Game
+    state: State
+    can_undo: bool
+    can_redo: bool
+    undo_count: int
+    redo_count: int
+    game_id: int | None
+
+    @classmethod
+    def of(cls, service: GameService) -> StateSnapshot | None:
+        session = service.session
+        if session.state is None:
+            return None
+        return cls(session.game, session.state, session.can_undo, session.can_redo,
+                   session.undo_count, session.redo_count, service.game_id)
+
+    def view(self, translate: Translate) -> dict[str, Any]:
+        """The driver's "state": the game's view with the session's undo and the game's ids."""
+        view = self.game.view(self.state, translate)
+        view["can_undo"] = self.can_undo
+        view["can_redo"] = self.can_redo
+        view["undo_count"] = self.undo_count
+        view["redo_count"] = self.redo_count
+        view["game"] = self.game_id
+        view["title"] = self.game.id
+        return view
+
+
 class ScriptDriver:
     def __init__(self, service: GameService, language: str = "en") -> None:
         self.service = service
@@ -42,17 +78,8 @@ class ScriptDriver:
         self.translate = i18n.translations(self.language).gettext
 
     def state(self) -> dict[str, Any] | None:
-        session = self.service.session
-        if session.state is None:
-            return None
-        view = session.game.view(session.state, self.translate)
-        view["can_undo"] = session.can_undo
-        view["can_redo"] = session.can_redo
-        view["undo_count"] = session.undo_count
-        view["redo_count"] = session.redo_count
-        view["game"] = self.service.game_id
-        view["title"] = session.game.id
-        return view
+        snapshot = StateSnapshot.of(self.service)
+        return None if snapshot is None else snapshot.view(self.translate)
 
     def setup_checklist(self) -> list[dict[str, str]]:
         """What the table sets out before the first round, for the game in play: [{"id",
@@ -76,7 +103,10 @@ class ScriptDriver:
     def handle(self, data: Any) -> dict[str, Any]:
         """One command as decoded JSON (what the touchscreen sends), answered like a line."""
         try:
-            reply = self.service.handle(self.service.parse(data), self.translate)
+            command = self.service.parse(data)
+            if isinstance(command, RulesSearch) and command.lang is None:
+                command = replace(command, lang=self.language)  # the entries a player reads
+            reply = self.service.handle(command, self.translate)
         except Refused as refusal:
             return self._refusal(refusal.in_language(self.translate))
         except Exception:  # a bug must not cost the game: the session is unchanged

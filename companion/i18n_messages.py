@@ -4,7 +4,8 @@
   (`_("…")`, `i18n._("…")`, `N_("…")`, and `ngettext("…", "…", n)` for a text with a
   singular and a plural), plus the invader card and terrain names;
 - then each game's templates (its `Game.catalogue_domains`), filled from its
-  `Game.catalogue_texts()`; Spirit Island's two are gathered here from its data:
+  `Game.catalogue_texts()` and, in its first template, the sentences its model writes in place
+  as `Phrase("…")` (its refusals); Spirit Island's two are gathered here from its data:
   `game`, what the model says at the table (step prompts, victory conditions, endings, setup
   checklist items and step reminders), and `cards` (fear and blight cards, special invader
   cards, adversaries and scenarios).
@@ -16,12 +17,17 @@ test checks each language's .po files against the same lists.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .i18n import LOCALE_DIR, PLURAL_SEPARATOR, SCREENS_TEMPLATE, templates
 from .resources import layouts_dir
+
+if TYPE_CHECKING:
+    from .core.game import Game
 
 PACKAGE = Path(__file__).resolve().parent
 LAYOUTS = layouts_dir()
@@ -112,6 +118,13 @@ def card_messages() -> set[str]:
     return {text for text in found if text}
 
 
+def written_phrases(game: Game) -> set[str]:
+    """The sentences a game's model writes in place as `Phrase("…")` (a refusal, …): every
+    Python file in the folder of the module its `decide` comes from."""
+    folder = Path(inspect.getfile(game.decide)).parent
+    return code_messages(sorted(folder.glob("*.py")), ("Phrase",))
+
+
 GATHERED_HERE = {"game": game_messages, "cards": card_messages}
 """The templates whose game gives no `catalogue_texts` (Spirit Island's, read from its data)."""
 
@@ -128,7 +141,12 @@ def template_messages() -> dict[str, list[str]]:
         for name in game.catalogue_domains:
             if name in found:
                 continue
-            texts = set(given[name]) if name in given else GATHERED_HERE[name]()
+            if name in given:
+                texts = set(given[name])
+                if name == game.catalogue_domains[0]:
+                    texts |= written_phrases(game)
+            else:
+                texts = GATHERED_HERE[name]()
             found[name] = texts - taken
             taken |= found[name]
     assert tuple(found) == templates()

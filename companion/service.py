@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import commands as c
 from .core.commands import cut
@@ -25,6 +25,7 @@ from .core.session import GameSession
 from .files import read_limited
 from .games.registry import DEFAULT_GAME, GAMES, game_named
 from .reader import tags
+from .rules.corpus import LANGUAGES, CorpusError
 from .store import (
     UNREADABLE,
     GameNotReplayable,
@@ -34,6 +35,9 @@ from .store import (
     title_of,
     write_atomically,
 )
+
+if TYPE_CHECKING:
+    from .rules.search import RulesIndex
 
 log = logging.getLogger(__name__)
 
@@ -161,14 +165,49 @@ class ImportTags(c.Command):
     """Re-enrol tags the file gives another meaning than they have now."""
 
 
+@dataclass(frozen=True)
+class RulesSearch(c.Command):
+    """The rules lookup: entries whose words match `query`, best first."""
+
+    name: ClassVar[str] = "rules_search"
+    query: str
+    lang: str | None = None
+    """en, de or fr; the driver's language when not given."""
+    limit: int = 10
+    game: str | None = None
+    """A game's id: only its entries (and those every game shares); every game's when not
+    given."""
+
+
+RULES_SEARCH_LIMIT = 50
+RULES_QUERY_CHARACTERS = 200
+"""A longer query is refused: nobody types more, and each word costs a search."""
+
+
+def _rules_search_field(cmd: str, key: str, value: Any) -> Any:
+    """rules_search's "game" names a game by its id (in the other commands, a saved game)."""
+    if key == "game":
+        return c.text(cmd, key, value, tuple(GAMES))
+    if key == "lang":
+        return c.text(cmd, key, value, LANGUAGES)
+    if key == "limit":
+        return c.whole_number(cmd, key, value, 1, RULES_SEARCH_LIMIT)
+    query = c.text(cmd, key, value)
+    if len(query) > RULES_QUERY_CHARACTERS:
+        raise Refused(f"'{cmd}': {key} is too long (at most {RULES_QUERY_CHARACTERS} characters)")
+    return query
+
+
 TAG_REGISTRY_COMMANDS = (ListTags, LookUpTag, EnrolTag, ForgetTag, ExportTags, ImportTags)
 
 SERVICE_COMMANDS: dict[str, type[c.Command]] = {
     **c.SESSION_COMMANDS,
     **{cls.name: cls for cls in (ListGames, Resume, Abandon, Delete, History, Stats,
-                                 GameDetail, Export, Import, Catalogue, *TAG_REGISTRY_COMMANDS)},
+                                 GameDetail, Export, Import, Catalogue, *TAG_REGISTRY_COMMANDS,
+                                 RulesSearch)},
 }
-"""The commands every game shares: undo, redo and state, saved games, the tag registry."""
+"""The commands every game shares: undo, redo and state, saved games, the tag registry, the
+rules lookup."""
 
 
 @dataclass
@@ -188,6 +227,7 @@ class GameService:
         """What a person should be told about opening the games (a game set aside, …)."""
         self.unreadable_games: list[int] = []
         """Games set aside on opening because their logs do not replay (kept, not resumed)."""
+        self._rules_index: RulesIndex | None = None
 
     @property
     def state(self) -> State | None:
@@ -211,6 +251,8 @@ class GameService:
         name = data.get("cmd") if isinstance(data, dict) else None
         if isinstance(name, str) and name in game.commands:
             return game.parse_command(data)
+        if name == RulesSearch.name:
+            return c.parse_command(data, registry, _rules_search_field)
         return c.parse_command(data, registry)
 
     # --- resuming ---------------------------------------------------------------------------
@@ -267,6 +309,8 @@ class GameService:
         try:
             if isinstance(command, Catalogue):
                 return Reply(extra={"catalogue": self.game.catalogue()})
+            if isinstance(command, RulesSearch):
+                return Reply(extra={"rules": self._rules_search(command)})
             if isinstance(command, TAG_REGISTRY_COMMANDS):
                 return Reply(extra=self._tag_registry(command))
             if isinstance(command, ListGames):
@@ -398,6 +442,20 @@ class GameService:
         assert session.state is not None
         return {**row, "outcome": game.view(session.state, translate)["outcome"],
                 "per_round": game.rounds(session.course())}
+
+    # --- the rules lookup -------------------------------------------------------------------
+
+    def _rules_search(self, command: RulesSearch) -> list[dict[str, str]]:
+        if self._rules_index is None:
+            from .rules.search import RulesIndex  # the index is opened when first asked for
+
+            try:
+                self._rules_index = RulesIndex.open()  # cached on disk; rebuilt when it changed
+            except CorpusError as error:
+                raise Refused(f"the rules corpus is broken: {error}") from None
+        hits = self._rules_index.search(command.query, command.lang or "en", command.limit,
+                                        command.game)
+        return [hit.to_dict() for hit in hits]
 
     # --- export and import ------------------------------------------------------------------
 

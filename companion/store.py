@@ -194,6 +194,15 @@ class GameStore:
         return store, notices
 
     @classmethod
+    def open_read_only(cls, path: Path, clock: Callable[[], datetime] = _now) -> GameStore:
+        """Open an existing database only to read it (the mirror follows the games another
+        process plays): nothing is created, migrated or written; every change is refused."""
+        path = path.expanduser()
+        if not path.is_file():
+            raise StoreError(f"there is no games database at {path}")
+        return cls._open_read_only(path, "it was opened only to read it", clock)
+
+    @classmethod
     def _open_read_only(cls, path: Path, why: str,
                         clock: Callable[[], datetime]) -> GameStore:
         """Open a file that cannot be written: mode=ro when SQLite can still share its WAL

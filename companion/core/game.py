@@ -28,6 +28,41 @@ Course = Iterable[tuple[Command, list[Event], State]]
 
 
 @dataclass(frozen=True)
+class TagKind:
+    """What players call one kind of card a reader's tag may stand for (English, translated
+    through the catalogues where it is shown)."""
+
+    label: str
+    """The enrolment screen's button: "Threat"."""
+    one: str
+    """One card of the kind, in a sentence: "threat card"."""
+    many: str
+    """The cards of the kind, in a sentence: "threat cards"."""
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """What a game makes of a card laid on the reader at this moment (`Game.plan_read`)."""
+
+    message: str
+    """What the app says, in English (translated where it is shown): {name} is the card's name,
+    other placeholders come from `values`."""
+    command: dict[str, Any] | None = None
+    """The driver command to send, as a tap would send it."""
+    form: bool = False
+    """Instead of a command: the card is chosen on the form of the screen shown (its
+    `choose_<kind>` method), e.g. a blight card on Spirit Island's new-game screen."""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """The message's other placeholders (a `Phrase` among them is translated too)."""
+
+
+def no_card_reads(kind: str, card: str, state: dict[str, Any] | None,
+                  screen: str) -> CardRead | None:
+    """A game whose cards do nothing when read: the app only says what the card is."""
+    return None
+
+
+@dataclass(frozen=True)
 class Game:
     id: str
     """The game's id: the state's "title", new_game's "game", the store's games.title."""
@@ -64,7 +99,17 @@ class Game:
     catalogue: Callable[[], dict[str, Any]]
     """What the new-game screen's pickers list (the `catalogue` command's answer)."""
     tag_cards: Callable[[], Mapping[str, list[dict[str, Any]]]] = lambda: {}
-    """The cards a reader's tag may name, by kind: [{"id", "name", "stage" (text or None)}]."""
+    """The cards a reader's tag may name, by kind (its keys are the game's kinds): [{"id",
+    "name", "stage" (text or None), "values" (optional: the name's placeholders; a text among
+    them is translated too)}]. "command" is the shared kind, never a game's."""
+    tag_kinds: Mapping[str, TagKind] = field(default_factory=dict)
+    """What players call each kind `tag_cards` gives, by kind."""
+    plan_read: Callable[[str, str, dict[str, Any] | None, str], CardRead | None] = (
+        no_card_reads)
+    """Pure: what a card of one of its kinds does when laid on the reader now: (kind, card id,
+    the state as `view` shows it while this game is played on its table, else None; the screen
+    shown: "table", "new_game", …) → what to do, or None to say what the card is and change
+    nothing."""
 
     catalogue_domains: tuple[str, ...] = ()
     """Its gettext templates under companion/locale (the model's texts, its cards), in the

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..i18n import LANGUAGES, translations
 from ..signals import StopSignals
 
 # The same as serial_reader.FAMILY_CHOICES (a test checks): this module is imported by every
@@ -54,6 +55,13 @@ def add_reader_commands(commands: Any) -> None:
     tags = actions.add_parser("tags", help="list, import or export the tag registry")
     tag_actions = tags.add_subparsers(dest="tags_command", required=True)
     tag_actions.add_parser("list", help="print the enrolled tags as JSON")
+    kinds = tag_actions.add_parser(
+        "kinds", help="print every kind of tag and the cards it may stand for, as JSON",
+        description="Each game's kinds of card (Spirit Island: invader, fear, blight; "
+        "Leviathan Wilds: threat, weakness), then command: the ids a tag file's kind and card "
+        "columns take, with their names.")
+    kinds.add_argument("--language", choices=LANGUAGES, default="en",
+                       help="the language of the names (default: en)")
     export = tag_actions.add_parser("export", help="write the registry as CSV "
                                     "(format: hardware/tags-csv.md)")
     export.add_argument("path", type=Path)
@@ -106,6 +114,9 @@ def listen(args: argparse.Namespace) -> int:
 
 def run_tags_command(args: argparse.Namespace,
                      service_call: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
+    if args.tags_command == "kinds":  # the games' data: no database needed
+        print(json.dumps({"kinds": tag_kinds(args.language)}, indent=2, ensure_ascii=False))
+        return 0
     if args.tags_command == "list":
         answer = service_call({"cmd": "tags"})
     elif args.tags_command == "export":
@@ -120,3 +131,16 @@ def run_tags_command(args: argparse.Namespace,
              if key not in ("ok", "events", "state")}
     print(json.dumps(shown, indent=2))
     return 0
+
+
+def tag_kinds(language: str) -> list[dict[str, Any]]:
+    """Every kind of tag with its name and the cards (or commands) it may stand for, named in
+    `language`."""
+    from .tags import COMMAND, TAG_COMMANDS, TagMeaning, card_name, kinds, known_cards
+
+    translate = translations(language).gettext
+    cards = known_cards()
+    return [{"kind": kind, "name": translate(words.many),
+             "cards": [{"id": card, "name": card_name(TagMeaning(kind, card), translate)}
+                       for card in (TAG_COMMANDS if kind == COMMAND else cards[kind])]}
+            for kind, words in kinds().items()]

@@ -13,15 +13,29 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from companion.core.game import TagKind
 from companion.core.phrases import Phrase, Translate, as_written
 from companion.games.registry import GAMES
 from companion.i18n import N_
 
-TAG_KINDS = ("invader", "fear", "blight", "command")
+COMMAND = "command"
+"""The kind every game shares: a tag that asks for done, undo or redo."""
+COMMAND_KIND = TagKind(N_("Command"), N_("command tag"), N_("command tags"))
 TAG_COMMANDS = ("done", "undo", "redo")
 """What a command tag asks: finish the current step, undo, redo."""
-CARD_KINDS = TAG_KINDS[:3]
-"""The kinds whose tags name a catalogue card."""
+
+
+def _card_kinds() -> tuple[str, ...]:
+    kinds: list[str] = []
+    for game in GAMES.values():
+        kinds += [kind for kind in game.tag_cards() if kind not in kinds]
+    return tuple(kinds)
+
+
+CARD_KINDS = _card_kinds()
+"""The kinds whose tags name a game's card: each game's, in the registry's order."""
+TAG_KINDS = (*CARD_KINDS, COMMAND)
+"""Every kind of tag: the games' card kinds, then the shared "command"."""
 UID_LENGTHS = (8, 10, 14, 20)
 """Hex digits in the UIDs readers report: 4, 5, 7 or 10 bytes."""
 CSV_COLUMNS = ("uid", "kind", "card", "name")
@@ -69,9 +83,22 @@ def _names() -> dict[str, dict[str, Phrase]]:
             named = names.setdefault(kind, {})
             for card in cards:
                 stage = card.get("stage")
-                named[card["id"]] = Phrase(_STAGED_NAME, name=Phrase(card["name"]),
-                                           stage=stage) if stage else Phrase(card["name"])
+                values = {key: Phrase(value) if isinstance(value, str) else value
+                          for key, value in card.get("values", {}).items()}
+                name = Phrase(card["name"], **values)
+                named[card["id"]] = Phrase(_STAGED_NAME, name=name, stage=stage) if stage \
+                    else name
     return names
+
+
+def kinds() -> dict[str, TagKind]:
+    """What players call each kind, in TAG_KINDS order (English; translate where shown)."""
+    named: dict[str, TagKind] = {}
+    for game in GAMES.values():
+        for kind, words in game.tag_kinds.items():
+            named.setdefault(kind, words)
+    return {kind: COMMAND_KIND if kind == COMMAND else named.get(kind, TagKind(kind, kind, kind))
+            for kind in TAG_KINDS}
 
 
 def known_cards() -> dict[str, list[str]]:
@@ -84,15 +111,15 @@ def check_meaning(kind: str, card: str, cards: Mapping[str, Collection[str]]) ->
     if kind not in TAG_KINDS:
         raise ValueError(f"{kind!r} is not a kind of tag; the kinds are "
                          f"{', '.join(TAG_KINDS)}")
-    choices = TAG_COMMANDS if kind == "command" else cards.get(kind, ())
+    choices = TAG_COMMANDS if kind == COMMAND else cards.get(kind, ())
     if card not in choices:
-        if kind == "command":
+        if kind == COMMAND:
             hint = f"command tags are {', '.join(TAG_COMMANDS)}"
         else:
             close = difflib.get_close_matches(card, list(choices), n=1)
             hint = (f"did you mean {close[0]!r}?" if close
                     else "the catalogue command lists every card's id")
-        raise ValueError(f"{card!r} is not a{'n' if kind == 'invader' else ''} {kind} "
+        raise ValueError(f"{card!r} is not a{'n' if kind[:1] in 'aeiou' else ''} {kind} "
                          f"card id; {hint}")
     return TagMeaning(kind, card)
 
@@ -100,7 +127,7 @@ def check_meaning(kind: str, card: str, cards: Mapping[str, Collection[str]]) ->
 def card_name(meaning: TagMeaning, translate: Translate = as_written) -> str:
     """What players call the card (or the command), for screens and the CSV's name column;
     English unless `translate` says otherwise."""
-    if meaning.kind == "command":
+    if meaning.kind == COMMAND:
         return translate(_COMMAND_NAMES.get(meaning.card, meaning.card))
     # A card this version does not know (kept from a newer catalogue) shows its id.
     name = _names().get(meaning.kind, {}).get(meaning.card)
@@ -109,10 +136,10 @@ def card_name(meaning: TagMeaning, translate: Translate = as_written) -> str:
 
 def progress(tags: Collection[TagMeaning],
              cards: Mapping[str, Collection[str]]) -> dict[str, list[int]]:
-    """Per card kind: [how many of its cards have a tag, how many cards it has]."""
+    """Per card kind of every game: [how many of its cards have a tag, how many it has]."""
     tagged = {(m.kind, m.card) for m in tags}
-    return {kind: [sum(1 for card in cards[kind] if (kind, card) in tagged), len(cards[kind])]
-            for kind in CARD_KINDS}
+    return {kind: [sum(1 for card in cards.get(kind, ()) if (kind, card) in tagged),
+                   len(cards.get(kind, ()))] for kind in CARD_KINDS}
 
 
 def tags_from_csv(text: str, cards: Mapping[str, Collection[str]]) -> dict[str, TagMeaning]:

@@ -20,9 +20,18 @@ def add_rules_commands(commands: Any) -> None:
     search.add_argument("--json", action="store_true",
                         help='print a JSON list of {"id", "title", "snippet"}')
     search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--game", help="only this game's entries (and those every game shares), "
+                        "e.g. spirit-island or leviathan-wilds; every game's without it")
     show = actions.add_parser("show", help="print one entry")
     show.add_argument("id")
     show.add_argument("--lang", choices=LANGUAGE_CHOICES, default="en")
+
+
+def known_games() -> tuple[str, ...]:
+    """The registry's game ids (imported only when asked: they load every game's model)."""
+    from ..games.registry import GAMES
+
+    return tuple(GAMES)
 
 
 def run_rules_command(args: argparse.Namespace) -> int:
@@ -35,7 +44,11 @@ def run_rules_command(args: argparse.Namespace) -> int:
         print(f"companion rules: the rules corpus is broken: {error}", file=sys.stderr)
         return 1
     if args.rules_command == "search":
-        hits = index.search(" ".join(args.query), args.lang, args.limit)
+        if args.game is not None and args.game not in known_games():
+            print(f"companion rules: no game {args.game!r}; choose one of "
+                  f"{', '.join(known_games())}", file=sys.stderr)
+            return 2
+        hits = index.search(" ".join(args.query), args.lang, args.limit, args.game)
         if args.json:
             print(json.dumps([hit.to_dict() for hit in hits], ensure_ascii=False))
         elif not hits:

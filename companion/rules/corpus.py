@@ -1,5 +1,8 @@
 """The rules corpus: entries in English, German and French, read from the TOML files in data/.
 
+Each topic file belongs to one game (its top-level `game`, a registry id; Spirit Island's when it
+names none) or to every game (`game = "all"`), and so does each of its entries.
+
 Pure: reading and checking files, no SQLite (search.py builds the index from what this returns).
 The three languages hold the same entries; an entry missing from one language, a link to an
 entry that does not exist or a file that does not parse is a `CorpusError` naming the file.
@@ -8,6 +11,7 @@ entry that does not exist or a file that does not parse is a `CorpusError` namin
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +21,11 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 LANGUAGES = ("en", "de", "fr")
 REQUIRED = ("id", "title", "body")
 LISTS = ("keywords", "synonyms", "related", "steps")
+DEFAULT_GAME = "spirit-island"
+"""The game of a topic file that names none (the corpus began as Spirit Island's)."""
+EVERY_GAME = "all"
+"""The `game` of a topic that belongs to every game: the search shows it whichever is played."""
+GAME_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 class CorpusError(ValueError):
@@ -35,12 +44,13 @@ class Entry:
     source: str = ""
     steps: tuple[str, ...] = ()
     topic: str = ""
+    game: str = DEFAULT_GAME
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "lang": self.lang, "title": self.title, "body": self.body,
                 "keywords": list(self.keywords), "synonyms": list(self.synonyms),
                 "related": list(self.related), "source": self.source,
-                "steps": list(self.steps), "topic": self.topic}
+                "steps": list(self.steps), "topic": self.topic, "game": self.game}
 
 
 Corpus = dict[str, dict[str, Entry]]
@@ -70,8 +80,14 @@ def load_corpus(data_dir: Path = DATA_DIR) -> Corpus:
                                   f"{corpus[lang][entry.id].topic}.toml")
             corpus[lang][entry.id] = entry
     _check_languages_agree(corpus)
+    _check_games_agree(corpus)
     _check_links(corpus)
     return corpus
+
+
+def corpus_games(corpus: Corpus) -> set[str]:
+    """The games the corpus has entries for ("all" among them when a topic is shared)."""
+    return {entry.game for entries in corpus.values() for entry in entries.values()}
 
 
 def _read_file(path: Path, lang: str) -> list[Entry]:
@@ -79,6 +95,10 @@ def _read_file(path: Path, lang: str) -> list[Entry]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise CorpusError(f"{path}: {error}") from None
+    game = data.get("game", DEFAULT_GAME)
+    if not isinstance(game, str) or not GAME_ID.fullmatch(game):
+        raise CorpusError(f"{path}: game must be a game's id such as {DEFAULT_GAME!r}, or "
+                          f"{EVERY_GAME!r} for a topic of every game; not {game!r}")
     entries = []
     for number, raw in enumerate(data.get("entry", []), start=1):
         where = f"{path}, entry {number} ({raw.get('id', 'no id')})"
@@ -93,7 +113,7 @@ def _read_file(path: Path, lang: str) -> list[Entry]:
             id=raw["id"], lang=lang, title=raw["title"].strip(), body=paragraphs(raw["body"]),
             keywords=tuple(raw.get("keywords", [])), synonyms=tuple(raw.get("synonyms", [])),
             related=tuple(raw.get("related", [])), source=str(raw.get("source", "")),
-            steps=tuple(raw.get("steps", [])), topic=path.stem))
+            steps=tuple(raw.get("steps", [])), topic=path.stem, game=game))
     return entries
 
 
@@ -112,6 +132,17 @@ def _check_languages_agree(corpus: Corpus) -> None:
         if missing:
             raise CorpusError(f"the {lang} corpus lacks {', '.join(missing[:5])}"
                               + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""))
+
+
+def _check_games_agree(corpus: Corpus) -> None:
+    """An entry belongs to the same game in every language (its topic's three files agree)."""
+    english = corpus[LANGUAGES[0]]
+    for lang in LANGUAGES[1:]:
+        for entry in corpus[lang].values():
+            other = english[entry.id]
+            if entry.game != other.game:
+                raise CorpusError(f"{lang}/{entry.topic}.toml, {entry.id}: game {entry.game!r}, "
+                                  f"but {other.game!r} in en/{other.topic}.toml")
 
 
 def _check_links(corpus: Corpus) -> None:

@@ -11,6 +11,8 @@
 - Title matches come before keyword and synonym matches, and those before body matches. Among
   title matches an exact title comes first, then shorter titles; elsewhere bm25 orders, with
   the title weighted most.
+- Asked for one game, it finds only that game's entries and those every game shares, so a
+  word both games use ("round", "verzögert") finds the game being played.
 
 The index is built from the corpus files into a small SQLite file in the user's cache folder
 and rebuilt when a corpus file changes (their fingerprint is stored with it).
@@ -28,7 +30,15 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from .corpus import DATA_DIR, LANGUAGES, Corpus, Entry, corpus_fingerprint, load_corpus
+from .corpus import (
+    DATA_DIR,
+    EVERY_GAME,
+    LANGUAGES,
+    Corpus,
+    Entry,
+    corpus_fingerprint,
+    load_corpus,
+)
 
 TOKENIZER = "unicode61 remove_diacritics 2"
 COLUMNS = ("title", "keywords", "synonyms", "body")
@@ -37,6 +47,8 @@ TIERS = ("title", "keywords synonyms", "body")  # searched in this order; earlie
 SNIPPET_WORDS = 14
 TIER_ROWS = 50  # rows taken from each tier before it is ordered and cut to the limit
 SHORTEST_TYPO_WORD = 4  # shorter words have too many neighbours one letter away
+INDEX_FORMAT = 2
+"""Goes into the stored fingerprint: an index built by an older layout is built again."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +101,8 @@ class RulesIndex:
         else:
             db = Database(memory=True, execute_plugins=False)
         db.table("entries").insert_all(
-            ({"lang": e.lang, "id": e.id, "title": e.title, "keywords": " ; ".join(e.keywords),
+            ({"lang": e.lang, "id": e.id, "game": e.game, "title": e.title,
+              "keywords": " ; ".join(e.keywords),
               "synonyms": " ; ".join(e.synonyms), "body": e.body}
              for entries in corpus.values() for e in entries.values()),
             pk=("lang", "id"))
@@ -108,7 +121,7 @@ class RulesIndex:
         """The index for the corpus in `data_dir`, from `path` when it is up to date, else
         built afresh there (the first start, or after a corpus file changed)."""
         corpus = load_corpus(data_dir)
-        fingerprint = corpus_fingerprint(data_dir)
+        fingerprint = f"{INDEX_FORMAT}:{corpus_fingerprint(data_dir)}"
         path = path or default_index_path()
         try:
             db = Database(path, execute_plugins=False)
@@ -133,7 +146,10 @@ class RulesIndex:
         wanted = f"{phase}/{step}"
         return [entry for entry in self.corpus.get(lang, {}).values() if wanted in entry.steps]
 
-    def search(self, query: str, lang: str, limit: int = 10) -> list[Hit]:
+    def search(self, query: str, lang: str, limit: int = 10,
+               game: str | None = None) -> list[Hit]:
+        """The entries the words match, best first; with `game`, only that game's and those
+        every game shares (a game the corpus has no entries for finds only the shared ones)."""
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
         terms = [self._term(word) for word in words(query)]
@@ -145,7 +161,8 @@ class RulesIndex:
         typed = " ".join(words(query))
         for columns in TIERS:
             tier = [hit for hit in self._match(f"{{{columns}}} : ({expression})", lang,
-                                               max(limit, TIER_ROWS)) if hit.id not in seen]
+                                               max(limit, TIER_ROWS), game)
+                    if hit.id not in seen]
             # bm25 weighs the whole entry's length: within a tier the entry named exactly by
             # the words typed comes first, and among title matches the shorter titles.
             if columns == TIERS[0]:
@@ -188,14 +205,16 @@ class RulesIndex:
             found |= self._near.get(variant, set())
         return {term for term in found if _one_edit_apart(word, term)}
 
-    def _match(self, expression: str, lang: str, limit: int) -> list[Hit]:
+    def _match(self, expression: str, lang: str, limit: int, game: str | None) -> list[Hit]:
+        games = [EVERY_GAME, game] if game is not None else []
+        of_game = "AND entries.game IN (?, ?)" if games else ""
         rows = self.db.execute(
             f"""SELECT entries.id, entries.title,
                        snippet(entries_fts, 3, '', '', '…', {SNIPPET_WORDS})
                 FROM entries_fts JOIN entries ON entries.rowid = entries_fts.rowid
-                WHERE entries_fts MATCH ? AND entries.lang = ?
+                WHERE entries_fts MATCH ? AND entries.lang = ? {of_game}
                 ORDER BY bm25(entries_fts, {WEIGHTS}) LIMIT ?""",
-            [expression, lang, limit]).fetchall()
+            [expression, lang, *games, limit]).fetchall()
         return [Hit(entry_id, title, " ".join(snippet.split())) for entry_id, title, snippet
                 in rows]
 

@@ -32,7 +32,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from .. import i18n
 from ..i18n import N_, _
 from ..resources import layouts_dir
-from . import charts, screens, settings_screen, widgets  # noqa: F401  (charts, widgets: named in kv)
+from . import charts, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, mirror_badge, widgets: named in kv)
 from .launch import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 
 LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
+MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
 # Each shared screen: its class and its layout file. A screen (and its file) is built the first
 # time it is needed, so the app shows Home without paying for the table, the setup form and the
 # rest; the table is then built while the players look at Home. A game's own screens (its table,
@@ -86,6 +87,11 @@ DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "conf
 night_dim: turn the panel's backlight down with the night theme, where it can be set."""
 
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": ""}
+
+MIRROR_DEFAULTS = {"on": 0, "token": ""}
+"""The phones' view: off unless switched on; the secret in its address (kept across a restart
+of the app, new each time it is switched on or on demand)."""
+MIRROR_NO_PORT = N_("The game cannot be shown on phones: no network port is free ({reason}).")
 
 NEW_GAME_DEFAULTS = {"expansions": "all", "last": ""}
 """The new-game screen's memory: the expansions in play and the last game's choices (JSON)."""
@@ -135,6 +141,10 @@ class CompanionApp(App):
     language in use)."""
     read_message = StringProperty("")
     """What the last card laid on the reader was taken as; a tap clears it."""
+    mirror_url = StringProperty("")
+    """The phones' address while the mirror is on ("" while it is off)."""
+    mirror_port = 8765
+    """Where the mirror listens first (tests: 0, any free port)."""
     expansions = ListProperty([])
     """The expansions the table plays with: the fear and blight pickers list their cards
     (chosen on the new-game screen, kept in companion.ini)."""
@@ -174,6 +184,7 @@ class CompanionApp(App):
         self._collecting: Any = None
         self.reader_link = ReaderLink(self)
         self._rules_index: Any = None
+        self._mirror: Any = None
 
     # --- configuration ---
 
@@ -186,6 +197,7 @@ class CompanionApp(App):
         config.setdefaults("companion", DEFAULTS)
         config.setdefaults("reader", READER_DEFAULTS)
         config.setdefaults("newgame", NEW_GAME_DEFAULTS)
+        config.setdefaults("mirror", MIRROR_DEFAULTS)
 
     def open_settings(self, *_args: Any) -> bool:
         """Show the settings screen (Home's and the table menu's Settings, F1). False when it
@@ -216,6 +228,8 @@ class CompanionApp(App):
             self.apply_settings()
         elif section == "reader":
             self.apply_reader_settings()
+        elif section == "mirror" and key == "on":
+            self.apply_mirror_settings(new_address=True)
 
     def switch_language(self, lang: str) -> None:
         """Every screen in `lang` at once: the layouts' texts through their bindings, the
@@ -246,6 +260,51 @@ class CompanionApp(App):
         section = self.config["reader"]
         self.reader_link.configure(section.get("port", "off"), section.get("family", "auto"),
                                    section.get("line_pattern", ""))
+
+    def apply_mirror_settings(self, new_address: bool = False) -> None:
+        """Switch the phones' view on or off as the settings say; `new_address`: a new secret
+        in its address (switched on just now, or asked for)."""
+        on = self.config.get("mirror", "on") in ("1", 1, True, "True")
+        if not on:
+            if self._mirror is not None:
+                self._mirror.switch_off()
+                self._mirror = None
+            self.mirror_url = ""
+            return
+        from ..mirror.access import new_token
+        from ..mirror.switch import MirrorSwitch
+
+        token = self.config.get("mirror", "token")
+        if new_address or not token:
+            token = new_token()
+            self.config.set("mirror", "token", token)
+            self.config.write()
+        mirror = self._mirror or MirrorSwitch(port=self.mirror_port)
+        try:
+            self.mirror_url = mirror.switch_on(token)
+        except OSError as error:
+            log.error("the mirror could not listen: %s", error)
+            self.notice = _(MIRROR_NO_PORT).format(reason=error.strerror or error)
+            self.mirror_url = ""
+            return
+        self._mirror = mirror
+        self.publish_to_mirror()
+
+    def publish_to_mirror(self, *_args: Any) -> None:
+        """Hand the state the screen shows to the phones (after every acknowledged command:
+        it only queues a reference, so it never holds up a tap)."""
+        if self._mirror is None:
+            return
+        from ..driver import StateSnapshot
+
+        snapshot = StateSnapshot.of(self.service) if self.service and self.game_state else None
+        self._mirror.publish(snapshot, i18n.language(), dict(self.game_state) or None)
+
+    def mirror_beside(self, popup: Any) -> None:
+        """The table's menu opens: the phones' code joins it while the mirror is on."""
+        from .mirror_badge import badge_beside
+
+        badge_beside(popup, self.mirror_url)
 
     def apply_settings(self) -> None:
         section = self.config["companion"]
@@ -351,6 +410,8 @@ class CompanionApp(App):
         self.apply_settings()
         self._read_expansions()
         _load_layout(STYLE_FILE)
+        _load_layout(MIRROR_FILE)
+        self.bind(game_state=self.publish_to_mirror)
         root = AppRoot()
         self.screens: ScreenManager = root.ids.screens
         self.screens.transition = NoTransition()
@@ -375,6 +436,7 @@ class CompanionApp(App):
         if self.screen_known(DEFAULT_TABLE):
             self.screen(DEFAULT_TABLE)
         self.apply_reader_settings()  # pyserial and the reader's threads only now
+        self.apply_mirror_settings()  # the phones' view, when it was left on
         if self.builds_ahead:
             self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(0), 0)
 
@@ -424,6 +486,9 @@ class CompanionApp(App):
 
     def on_stop(self) -> None:
         self.reader_link.stop()
+        if self._mirror is not None:
+            self._mirror.switch_off()
+            self._mirror = None
         if self.backlight is not None:
             self.backlight.restore()
 

@@ -133,7 +133,9 @@ class ReaderLink:
         answer = app.service_call({"cmd": "tag_lookup", "uid": uid})
         if not answer["ok"]:
             return
-        plan = plan_read(uid, answer["tag"], app.game_state, screen)
+        # Each game has its own table screen; the rules call the one shown "table".
+        where = "table" if screen == app.table_name() else screen
+        plan = plan_read(uid, answer["tag"], app.game_state, where)
         log.info("read %s on %s: %s", uid, screen, plan)
         self.carry_out(plan, uid)
 
@@ -142,12 +144,12 @@ class ReaderLink:
         if plan.kind == "enrol":
             ConfirmPopup(message=plan.message, confirm_text=_("Enrol"),
                          when_confirmed=lambda: app.enrol_tag(uid)).open()
-        elif plan.kind == "act":
+        elif plan.kind == "act":  # every game's table screen: act() is its big button
             app.read_message = plan.message
-            app.screen("table").act()
-        elif plan.kind == "choose_blight":
-            app.read_message = plan.message
-            app.screen("new_game").choose_blight(plan.card)
+            app.screen(app.table_name()).act()
+        elif plan.kind.startswith("choose_") and plan.card is not None:
+            app.read_message = plan.message  # the form shown takes it: choose_blight(card) …
+            getattr(app.screen(app.screens.current), plan.kind)(plan.card)
         elif plan.kind == "send" and plan.command is not None:
             self._send(plan.command, plan.message)
         else:

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -27,6 +28,7 @@ from kivy.uix.screenmanager import Screen
 
 from .. import i18n
 from ..i18n import N_, _
+from ..reader.tags import TAG_KINDS, kinds
 from .reads import tag_name
 from .widgets import ConfirmPopup, ask_then
 
@@ -214,8 +216,6 @@ class NewGameScreen(Screen):
 
 def _game_choice(game_id: str, screen: NewGameScreen) -> Any:
     """The button that chooses `game_id` (its look is GameChoice in new_game.kv)."""
-    from kivy.factory import Factory
-
     button = Factory.GameChoice()
     button.game = game_id
     button.state = "down" if screen.game == game_id else "normal"
@@ -526,19 +526,15 @@ def statistics_rows(stats: dict[str, Any], names: dict[str, str]) -> list[dict[s
 
 # --- card tags (enrolment) -----------------------------------------------------------------------
 
-TAG_KIND_TITLES = {"invader": N_("invader cards"), "fear": N_("fear cards"),
-                   "blight": N_("blight cards"), "command": N_("command tags")}
-
-
 class TagsScreen(Screen):
-    """Enrolment: lay a card on the reader, then tap which card it is."""
+    """Enrolment: lay a card on the reader, then tap which card it is (every game's kinds)."""
 
     uid = StringProperty("")
     """The tag read last (upper-case hex), or empty before the first read."""
     status_text = StringProperty("")
     """What the tag read last is, or what to do first."""
-    kind = StringProperty("invader")
-    """The kind of card listed."""
+    kind = StringProperty(TAG_KINDS[0])
+    """The kind of card listed (the first game's first, to begin with)."""
     progress_text = StringProperty("")
     """How many cards of the listed kind have a tag."""
     can_forget = BooleanProperty(False)
@@ -548,6 +544,11 @@ class TagsScreen(Screen):
         super().__init__(**kwargs)
         self._tags: dict[str, dict[str, Any]] = {}
         self._progress: dict[str, list[int]] = {}
+        # One button per kind, the games' in the registry's order, then "command".
+        for kind, words in kinds().items():
+            button = Factory.TagKindButton()  # a kv class: its properties exist once built
+            button.kind, button.label, button.screen = kind, words.label, self
+            self.ids.kinds.add_widget(button)
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
@@ -572,7 +573,7 @@ class TagsScreen(Screen):
             for card, name in tag_cards(self.kind)
         ]
         done, total = self._progress.get(self.kind, [len(enrolled_cards), 0])
-        cards = _(TAG_KIND_TITLES[self.kind])
+        cards = _(kinds()[self.kind].many)
         self.progress_text = (
             _("{done} of {total} {cards} have a tag").format(done=done, total=total, cards=cards)
             if total else
@@ -635,9 +636,9 @@ class TagsScreen(Screen):
 def tag_cards(kind: str) -> list[tuple[str, str]]:
     """(id, name) of every card a tag of `kind` can stand for, in the catalogue's order; the
     names in the language in use."""
-    from ..reader.tags import TAG_COMMANDS, known_cards
+    from ..reader.tags import COMMAND, TAG_COMMANDS, known_cards
 
-    cards = list(TAG_COMMANDS) if kind == "command" else known_cards()[kind]
+    cards = list(TAG_COMMANDS) if kind == COMMAND else known_cards()[kind]
     return [(card, tag_name(kind, card)) for card in cards]
 
 
@@ -662,6 +663,10 @@ class RulesScreen(Screen):
     """The open entry's text."""
     show_keys = BooleanProperty(True)
     """The letter keys are shown while searching (not while reading an entry)."""
+    game = StringProperty("")
+    """The id of the game being played (rules.kv binds it to the state's title); empty when none."""
+    all_games = BooleanProperty(False)
+    """The search shows every game's entries, not only those of the game being played."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -684,8 +689,16 @@ class RulesScreen(Screen):
     def on_entry_id(self, *_args: Any) -> None:
         self.show_keys = not self.entry_id
 
+    def on_all_games(self, *_args: Any) -> None:
+        if self.query.strip():  # an empty query may be showing a step's help: leave it
+            self.search()
+
+    on_game = on_all_games
+
     def search(self) -> None:
-        hits = app().rules_index().search(self.query, self.lang) if self.query.strip() else []
+        game = None if self.all_games else self.game or None
+        hits = app().rules_index().search(self.query, self.lang, game=game) \
+            if self.query.strip() else []
         self.ids.results.data = [{"text": f"{hit.title}\n{hit.snippet}", "entry_id": hit.id}
                                  for hit in hits]
 

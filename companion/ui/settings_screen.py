@@ -31,7 +31,7 @@ from .widgets import FitButton, InstantPopup
 KEYS = ("companion/language", "companion/text_size", "companion/theme", "companion/confirm",
         "companion/spirit_timer", "companion/spirit_timer_limit", "companion/spirit_one_step",
         "companion/fullscreen", "companion/rotation", "companion/night_dim", "reader/port",
-        "reader/family", "reader/line_pattern")
+        "reader/family", "reader/line_pattern", "mirror/on")
 
 # Ports a Pi's reader is usually found on, offered when they exist: the UART on the GPIO pins
 # and the name hardware/README.md's udev rule gives a USB reader.
@@ -214,6 +214,10 @@ class SettingsScreen(Screen):
             self.choose(key, (text or PORT_OFF) if key == "reader/port" else text)
 
         TextEntry(title=title, hint=hint, text=current, when_done=done).open()
+
+    def renew_mirror_address(self) -> None:
+        """A new secret in the phones' address (those with the old code stop following)."""
+        app().apply_mirror_settings(new_address=True)
 
     def close(self) -> None:
         app().close_settings()

@@ -45,3 +45,21 @@ def test_the_command_line_offers_the_corpus_languages():
     from companion.rules.corpus import LANGUAGES
 
     assert LANGUAGE_CHOICES == LANGUAGES
+
+
+def test_search_with_a_game_finds_only_that_games_entries_and_an_unknown_game_is_refused(
+        tmp_path: Path):
+    everything = json.loads(rules(tmp_path, "search", "round", "--json").stdout)
+    assert everything[0]["id"] == "round"
+    assert any(hit["id"].startswith("lw-") for hit in everything)
+    done = rules(tmp_path, "search", "round", "--game", "leviathan-wilds", "--json")
+    assert done.returncode == 0, done.stderr
+    leviathan = json.loads(done.stdout)
+    assert leviathan[0]["id"] == "lw-round-end"
+    assert all(hit["id"].startswith("lw-") for hit in leviathan)
+    island = rules(tmp_path, "search", "round", "--game", "spirit-island")
+    assert island.stdout.splitlines()[0].startswith("round\t")
+    assert "lw-" not in island.stdout
+    unknown = rules(tmp_path, "search", "round", "--game", "chess")
+    assert unknown.returncode == 2
+    assert "no game 'chess'; choose one of spirit-island, leviathan-wilds" in unknown.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -279,6 +280,86 @@ def test_an_export_to_a_missing_folder_is_refused_by_name(tmp_path: Path,
     assert not answer["ok"] and f"could not write {path}" in answer["error"]
 
 
+# --- Leviathan Wilds' cards -------------------------------------------------------------------
+
+STORM_TWO = {"uid": "04C1C2C3C4C5C6", "kind": "threat", "card": "LW-threat-3-2",
+             "name": "3 Storm · threat 2"}
+WEAKNESS_SEVEN = {"uid": "9A8B7C6D", "kind": "weakness", "card": "LW-weakness-7",
+                  "name": "Weakness 7"}
+
+
+def test_leviathan_threat_and_weakness_cards_are_enrolled_looked_up_and_counted(
+    driver: ScriptDriver,
+) -> None:
+    assert ok(driver, "tag_enrol", uid="04:c1:c2:c3:c4:c5:c6", kind="threat",
+              card="LW-threat-3-2")["tag"] == STORM_TWO
+    ok(driver, "tag_enrol", uid="9a8b7c6d", kind="weakness", card="LW-weakness-7")
+    ok(driver, "tag_enrol", uid="04A22B1C", kind="invader", card="I-jungle")
+    assert ok(driver, "tag_lookup", uid="9A8B7C6D")["tag"] == WEAKNESS_SEVEN
+    answer = ok(driver, "tags")
+    assert answer["tags"] == [JUNGLE, STORM_TWO, WEAKNESS_SEVEN]  # by kind: the games' order
+    assert answer["progress"]["threat"] == [1, 85]
+    assert answer["progress"]["weakness"] == [1, 12]
+    assert answer["progress"]["invader"] == [1, 17]
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [({"kind": "threat", "card": "LW-threat-18-1"}, "not a threat card id"),
+     ({"kind": "threat", "card": "LW-threat-3-6"}, "did you mean"),
+     ({"kind": "weakness", "card": "LW-weakness-13"}, "not a weakness card id"),
+     ({"kind": "weakness", "card": "LW-threat-3-2"}, "not a weakness card id")],
+)
+def test_a_leviathan_tag_is_not_enrolled_to_a_card_its_kind_does_not_have(
+    driver: ScriptDriver, fields: dict[str, str], reason: str,
+) -> None:
+    answer = ask(driver, "tag_enrol", uid="04A22B1C", **fields)
+    assert not answer["ok"] and reason in answer["error"]
+    assert registry(driver) == []
+
+
+def test_a_threat_tag_moved_to_a_weakness_names_both_cards(driver: ScriptDriver) -> None:
+    ok(driver, "tag_enrol", uid=STORM_TWO["uid"], kind="threat", card="LW-threat-3-2")
+    refused = ask(driver, "tag_enrol", uid=STORM_TWO["uid"], kind="weakness",
+                  card="LW-weakness-7")
+    assert not refused["ok"]
+    assert "already means the threat card 3 Storm · threat 2" in refused["error"]
+    assert "the weakness card Weakness 7 instead" in refused["error"]
+
+
+def test_leviathan_tags_export_and_import_beside_spirit_islands(tmp_path: Path) -> None:
+    here = driver_on(tmp_path / "here.sqlite3")
+    enrol_some(here)
+    ok(here, "tag_enrol", uid=STORM_TWO["uid"], kind="threat", card="LW-threat-3-2")
+    ok(here, "tag_enrol", uid=WEAKNESS_SEVEN["uid"], kind="weakness", card="LW-weakness-7")
+    path = tmp_path / "tags.csv"
+    ok(here, "tag_export", path=str(path))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[-3:] == ["04C1C2C3C4C5C6,threat,LW-threat-3-2,3 Storm · threat 2",
+                          "9A8B7C6D,weakness,LW-weakness-7,Weakness 7",
+                          "55667788,command,done,Finish the step"]
+    there = driver_on(tmp_path / "there.sqlite3")
+    assert ok(there, "tag_import", path=str(path))["imported"]["count"] == 7
+    assert ok(there, "tags") == ok(here, "tags")
+
+
+def test_a_hand_written_file_of_leviathan_tags_imports(tmp_path: Path,
+                                                       driver: ScriptDriver) -> None:
+    path = tmp_path / "tags.csv"
+    path.write_text("uid,kind,card\n"
+                    + "".join(f"04{lev:06X}{n:06X},threat,LW-threat-{lev}-{n}\n"
+                              for lev in range(1, 18) for n in range(1, 6))
+                    + "".join(f"9900{n:04X},Weakness,LW-weakness-{n}\n" for n in range(1, 13)))
+    assert ok(driver, "tag_import", path=str(path))["imported"]["count"] == 85 + 12
+    progress = ok(driver, "tags")["progress"]
+    assert (progress["threat"], progress["weakness"]) == ([85, 85], [12, 12])
+    path.write_text("uid,kind,card\n04A22B1C,weakness,LW-weakness-1\n11223344,threat,"
+                    "LW-threat-0-1\n")
+    answer = ask(driver, "tag_import", path=str(path))
+    assert not answer["ok"] and "line 3: 'LW-threat-0-1' is not a threat card id" in \
+        answer["error"]
+
+
 # --- a database from before the registry ------------------------------------------------------
 
 
@@ -344,3 +425,22 @@ def test_the_script_driver_answers_tag_commands_with_a_line_each(tmp_path: Path)
     assert [a["ok"] for a in answers] == [True, True, True]
     assert answers[1] == {"ok": True, "events": [], "tag": JUNGLE, "state": None}
     assert answers[2]["tags"] == [JUNGLE] and answers[2]["progress"]["invader"] == [1, 17]
+
+
+def test_the_kinds_command_lists_every_kind_with_its_cards_named_in_the_language_asked(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "reader", "tags", "kinds", "--language", "de"],
+        capture_output=True, cwd=ROOT, timeout=60,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")})
+    assert done.returncode == 0 and done.stderr == b""
+    kinds = json.loads(done.stdout)["kinds"]
+    assert [(k["kind"], k["name"], len(k["cards"])) for k in kinds] == [
+        ("invader", "Invasoren-Karten", 17), ("fear", "Furcht-Karten", 50),
+        ("blight", "Ödnis-Karten", 23), ("threat", "Bedrohungskarten", 85),
+        ("weakness", "Schwächekarten", 12), ("command", "Befehls-Tags", 3)]
+    threats = kinds[3]["cards"]
+    assert threats[11] == {"id": "LW-threat-3-2", "name": "3 Storm · Bedrohung 2"}
+    assert kinds[4]["cards"][0] == {"id": "LW-weakness-1", "name": "Schwäche 1"}
+    assert not (tmp_path / "data").exists()  # no games database was opened for it

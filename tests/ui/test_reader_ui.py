@@ -175,3 +175,107 @@ def test_a_pulled_cable_is_shown_and_the_reader_comes_back_by_itself(
     step = ui.state["step"]
     ui.player_pause()  # the tag is laid once the players have read the new step
     lay_and_lift(device, ui, TAG_A, lambda: ui.state["step"] != step)  # a "done" tag
+
+
+# --- Leviathan Wilds ----------------------------------------------------------------------------
+
+
+SPARE = "04F0E1D2C3B4A5"
+
+
+def leviathan_game(ui: Harness) -> None:
+    """Leviathan Wilds against leviathan 1 (the Sage), at its table in step 1."""
+    assert ui.app.send({"cmd": "new_game", "game": "leviathan-wilds", "players": 2,
+                        "difficulty": "medium", "leviathan": 1})
+    ui.app.show(ui.app.table_name())
+    ui.frames(3)
+    assert ui.app.screens.current == "table-leviathan-wilds"
+    assert (ui.state["step"], ui.state["revealed_slot"]) == ("reveal", None)
+
+
+def test_a_threat_card_laid_in_step_1_turns_the_next_threat_over_as_that_card(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    leviathan_game(ui)
+    enrol(ui, TAG_B, "threat", "LW-threat-1-2")
+    lay_and_lift(device, ui, TAG_B, lambda: ui.state["revealed_slot"] is not None)
+    assert ui.state["revealed_slot"] == 0
+    assert ui.state["threat_row"][0] == {"face_up": True, "wild": False,
+                                         "card": "LW-threat-1-2"}
+    assert ui.app.read_message == "Threat card read: 1 Sage · threat 2"
+    tiles = list(reversed(ui.screen.ids.threats.children))
+    assert tiles[0].mark == "now" and tiles[0].face == "calm"
+    # Read again, another of the Sage's cards renames the threat turned over.
+    enrol(ui, TAG_C, "threat", "LW-threat-1-4")
+    lay_and_lift(device, ui, TAG_C,
+                 lambda: ui.state["threat_row"][0]["card"] == "LW-threat-1-4")
+    assert ui.app.read_message == "Threat 1 is 1 Sage · threat 4"
+    ui.tap_id("undo")
+    ui.tap_id("undo")
+    assert ui.state["threat_row"][0] == {"face_up": False, "wild": False, "card": None}
+
+
+def test_a_weakness_laid_on_the_reader_is_drawn_by_the_guardian_whose_turn_it_is(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    leviathan_game(ui)
+    enrol(ui, TAG_A, "command", "done")
+    enrol(ui, TAG_C, "weakness", "LW-weakness-7")
+    ui.player_pause()  # the players have read the step before the tag is laid
+    lay_and_lift(device, ui, TAG_A, lambda: ui.state["step"] == "activate")  # a "done" tag
+    lay_and_lift(device, ui, TAG_C, lambda: ui.state["guardians"][0]["weaknesses"])
+    assert ui.state["guardians"][0]["weaknesses"] == ["LW-weakness-7"]
+    assert ui.state["weakness_deck"] == 11
+    assert ui.app.read_message == "Guardian 1 draws a weakness: Weakness 7"
+    guardian = list(reversed(ui.screen.ids.guardians.children))[0]
+    assert "Weaknesses 1" in guardian.status
+    # Laid again (a spare tag on the same card: the reader counts the same tag laid again
+    # this soon as the same read), it is got rid of.
+    enrol(ui, SPARE, "weakness", "LW-weakness-7")
+    lay_and_lift(device, ui, SPARE, lambda: not ui.state["guardians"][0]["weaknesses"])
+    assert ui.app.read_message == "Guardian 1 gets rid of a weakness: Weakness 7"
+    assert ui.state["weakness_deck"] == 12
+    # A threat card out of step 1 only says what it is.
+    enrol(ui, TAG_B, "threat", "LW-threat-1-2")
+    lay_and_lift(device, ui, TAG_B, lambda: "Nothing to do" in ui.app.read_message)
+    assert ui.state["step"] == "activate" and ui.state["revealed_slot"] == 0
+
+
+def test_the_enrolment_screen_lists_every_games_kinds_and_enrols_a_threat_card(
+        reader_and_app: tuple[ReaderEmulator, Harness], tmp_path: Path) -> None:
+    from .test_layout import layout_problems
+
+    device, ui = reader_and_app
+    ui.tap_id("tags")
+    screen = ui.screen
+    buttons = list(reversed(screen.ids.kinds.children))
+    assert [(b.kind, b.text) for b in buttons] == [
+        ("invader", "Invader"), ("fear", "Fear"), ("blight", "Blight"), ("threat", "Threat"),
+        ("weakness", "Weakness"), ("command", "Command")]
+    ui.tap(buttons[3])
+    assert screen.kind == "threat" and buttons[3].state == "down"
+    assert len(screen.ids.cards.data) == 85
+    assert screen.ids.cards.data[6]["text"] == "2 Sentinel · threat 2"
+    assert screen.progress_text == "0 of 85 threat cards have a tag"
+    lay_and_lift(device, ui, TAG_B, lambda: screen.uid == TAG_B)
+    ui.tap(button_for(ui, "LW-threat-3-2"))
+    assert ui.app.service_call({"cmd": "tag_lookup", "uid": TAG_B})["tag"]["name"] == (
+        "3 Storm · threat 2")
+    assert screen.progress_text == "1 of 85 threat cards have a tag"
+    assert "3 Storm · threat 2" in screen.status_text
+    ui.tap(buttons[4])
+    assert [row["card"] for row in screen.ids.cards.data] == [
+        f"LW-weakness-{n}" for n in range(1, 13)]
+    for size in ((800, 480), (720, 1280)):
+        ui.resize(*size)
+        ui.frames(3)
+        assert not layout_problems(ui), size
+        ui.screenshot(tmp_path / f"tags-weakness-{size[0]}x{size[1]}.png")
+    ui.app.switch_language("de")
+    try:
+        ui.frames(2)
+        assert [b.text for b in buttons][3:] == ["Bedrohung", "Schwäche", "Befehl"]
+        assert screen.ids.cards.data[6]["text"] == "Schwäche 7"
+        assert screen.progress_text == "0 von 12 Schwächekarten haben einen Tag"
+    finally:
+        ui.app.switch_language("en")

@@ -97,3 +97,38 @@ def test_the_question_mark_on_the_table_opens_the_help_for_the_current_step(
     while ui.app.screens.current == "rules":
         ui.tap(ui.screen.ids.back)
     assert ui.app.screens.current == "table"
+
+
+def test_during_a_leviathan_game_a_shared_word_finds_its_entry_first_and_all_games_widens(
+        ui: Harness) -> None:
+    from .test_leviathan_ui import look
+
+    ui.tap_id("rules")
+    for letter in "round":
+        key(ui, letter)
+    assert result_ids(ui)[0] == "round"  # no game open: every game's entries
+    assert ui.screen.ids.all_games.opacity == 0 and ui.screen.ids.all_games.disabled
+    ui.tap_id("back")
+    assert ui.app.send({"cmd": "new_game", "game": "leviathan-wilds", "players": 2,
+                        "difficulty": "medium", "leviathan": 1, "seed": 3})
+    ui.app.show("home")
+    ui.frames(2)
+    ui.tap_id("rules")
+    screen = ui.screen
+    assert screen.game == "leviathan-wilds" and screen.query == "round"
+    assert result_ids(ui)[0] == "lw-round-end"
+    assert all(entry_id.startswith("lw-") for entry_id in result_ids(ui))
+    assert screen.ids.all_games.opacity == 1
+    look(ui, "rules-leviathan")
+    ui.tap_id("all_games")
+    assert screen.all_games and screen.ids.all_games.state == "down"
+    assert result_ids(ui)[0] == "round" and "lw-round-end" in result_ids(ui)
+    ui.tap_id("all_games")
+    assert not screen.all_games and result_ids(ui)[0] == "lw-round-end"
+    ui.tap_id("lang_de")  # the entries' language: still this game's entry first
+    assert screen.ids.results.data[0]["text"].startswith("Rundenende (Leviathan Wilds)")
+    for lang, label in (("de", "Alle Spiele"), ("fr", "Tous les jeux")):
+        ui.app.switch_language(lang)
+        ui.frames(2)
+        assert screen.ids.all_games.text == label
+        look(ui, f"rules-leviathan-{lang}")

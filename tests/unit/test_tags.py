@@ -6,13 +6,18 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.registry import GAMES
 from companion.games.spirit_island.catalogue import catalogue
+from companion.i18n import translations
 from companion.reader.tags import (
+    CARD_KINDS,
     TAG_COMMANDS,
+    TAG_KINDS,
     TagFileError,
     TagMeaning,
     card_name,
     check_meaning,
+    kinds,
     known_cards,
     normalise_uid,
     progress,
@@ -56,14 +61,66 @@ def test_anything_but_8_10_14_or_20_hex_digits_is_not_a_uid(text: str) -> None:
 # --- meanings ---------------------------------------------------------------------------------
 
 
-def test_the_known_cards_are_the_catalogues_invader_fear_and_blight_cards() -> None:
+def test_the_known_cards_are_spirit_islands_invader_fear_and_blight_cards_then_leviathans(
+) -> None:
     data = catalogue()
     assert CARDS["invader"] == [card["id"] for card in data["invader_cards"]]
     assert set(CARDS["fear"]) == {card["id"] for cards in data["fear_cards"].values()
                                   for card in cards}
     assert set(CARDS["blight"]) == {card["id"] for cards in data["blight_cards"].values()
                                     for card in cards}
-    assert set(CARDS) == {"invader", "fear", "blight"}
+    assert list(CARDS) == ["invader", "fear", "blight", "threat", "weakness"]
+
+
+def test_the_kinds_are_each_games_in_the_registrys_order_then_the_shared_command() -> None:
+    assert TAG_KINDS == ("invader", "fear", "blight", "threat", "weakness", "command")
+    assert CARD_KINDS == ("invader", "fear", "blight", "threat", "weakness")
+    assert list(kinds()) == list(TAG_KINDS)
+    assert kinds()["threat"].many == "threat cards"
+    assert kinds()["command"].label == "Command"
+
+
+def test_each_games_named_kinds_are_the_kinds_of_its_cards() -> None:
+    for game in GAMES.values():
+        assert list(game.tag_kinds) == list(game.tag_cards()), game.id
+
+
+def test_leviathan_wilds_has_17_times_5_threat_cards_and_its_12_weakness_cards() -> None:
+    assert len(CARDS["threat"]) == 17 * 5 == len(set(CARDS["threat"]))
+    assert CARDS["threat"][:6] == [*(f"LW-threat-1-{n}" for n in range(1, 6)), "LW-threat-2-1"]
+    assert CARDS["threat"][-1] == "LW-threat-17-5"
+    assert CARDS["weakness"] == [f"LW-weakness-{n}" for n in range(1, 13)]
+
+
+@pytest.mark.parametrize(
+    ("meaning", "lang", "name"),
+    [
+        (TagMeaning("threat", "LW-threat-3-2"), "en", "3 Storm · threat 2"),
+        (TagMeaning("threat", "LW-threat-17-5"), "en", "17 Tyrant · threat 5"),
+        (TagMeaning("threat", "LW-threat-3-2"), "de", "3 Storm · Bedrohung 2"),
+        (TagMeaning("threat", "LW-threat-1-4"), "fr", "1 Sage · menace 4"),
+        (TagMeaning("weakness", "LW-weakness-7"), "en", "Weakness 7"),
+        (TagMeaning("weakness", "LW-weakness-12"), "de", "Schwäche 12"),
+        (TagMeaning("weakness", "LW-weakness-1"), "fr", "Faiblesse 1"),
+    ],
+)
+def test_a_leviathan_card_is_named_by_its_leviathan_or_its_number_in_each_language(
+        meaning: TagMeaning, lang: str, name: str) -> None:
+    assert card_name(meaning, translations(lang).gettext) == name
+
+
+@pytest.mark.parametrize(
+    ("kind", "card", "reason"),
+    [("threat", "LW-threat-18-1", "not a threat card id; did you mean"),
+     ("threat", "LW-weakness-1", "'LW-weakness-1' is not a threat card id"),
+     ("weakness", "LW-weakness-13", "not a weakness card id"),
+     ("weakness", "I-jungle", "'I-jungle' is not a weakness card id")],
+)
+def test_a_leviathan_tag_names_one_of_its_kinds_cards(kind: str, card: str, reason: str) -> None:
+    assert check_meaning("threat", "LW-threat-3-2", CARDS) == TagMeaning("threat",
+                                                                          "LW-threat-3-2")
+    with pytest.raises(ValueError, match=reason):
+        check_meaning(kind, card, CARDS)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +176,17 @@ def test_progress_counts_distinct_cards_with_a_tag_of_all_the_catalogue_has() ->
         "invader": [2, len(CARDS["invader"])],
         "fear": [1, len(CARDS["fear"])],
         "blight": [0, len(CARDS["blight"])],
+        "threat": [0, 85],
+        "weakness": [0, 12],
     }
+
+
+def test_progress_counts_every_games_kinds() -> None:
+    enrolled = [TagMeaning("threat", "LW-threat-3-2"), TagMeaning("threat", "LW-threat-3-2"),
+                TagMeaning("threat", "LW-threat-17-5"), TagMeaning("weakness", "LW-weakness-1")]
+    counts = progress(enrolled, CARDS)
+    assert (counts["threat"], counts["weakness"], counts["invader"]) == (
+        [2, 85], [1, 12], [0, len(CARDS["invader"])])
 
 
 # --- the CSV file -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 
 from . import commands as c
 from . import events as e
@@ -23,7 +24,7 @@ from .effects import (
     check_victory,
     draw,
     gain_grip,
-    guardian_name,
+    guardian_called,
     lose_grip,
     set_guardian,
     set_pile,
@@ -55,8 +56,8 @@ def _grip(state: State, command: c.Grip) -> tuple[State, Events]:
 def _draw(state: State, command: c.Draw) -> tuple[State, Events]:
     check_guardian(state, command.guardian)
     if not state.pile_of(command.guardian).deck:
-        raise Refused(f"{guardian_name(state, command.guardian)}'s deck is empty: there is "
-                      "nothing to draw")
+        raise Refused(Phrase("{guardian}'s deck is empty: there is nothing to draw",
+                             guardian=guardian_called(state, command.guardian)))
     events: Events = []
     return draw(state, command.guardian, command.count, events), events
 
@@ -65,8 +66,9 @@ def _discard(state: State, command: c.Discard) -> tuple[State, Events]:
     i = command.guardian
     guardian = check_guardian(state, i)
     if command.count > guardian.hand:
-        raise Refused(f"{guardian_name(state, i)} holds {guardian.hand} cards, not "
-                      f"{command.count}")
+        raise Refused(Phrase("{guardian} holds {hand} cards, not {count}",
+                             guardian=guardian_called(state, i), hand=guardian.hand,
+                             count=command.count))
     pile = state.pile_of(i)
     state = set_guardian(state, i, replace(guardian, hand=guardian.hand - command.count))
     state = set_pile(state, guardian.pile, replace(pile, discard=pile.discard + command.count))
@@ -78,18 +80,21 @@ def _discard(state: State, command: c.Discard) -> tuple[State, Events]:
 
 def _in_activation(state: State) -> Guardian:
     if state.step != "activate":
-        raise Refused("AP are spent only in step 2, the active guardian's activation")
+        raise Refused(Phrase("AP are spent only in step 2, the active guardian's activation"))
     return state.guardians[state.active]
 
 
 def _play_ap_card(state: State, command: c.PlayApCard) -> tuple[State, Events]:
     guardian = _in_activation(state)
-    name = guardian_name(state, state.active)
+    name = guardian_called(state, state.active)
     if guardian.ap_card is not None:
-        what = "an AP card" if guardian.ap_card.from_hand else "2 AP from an empty hand"
-        raise Refused(f"{name} already has {what} this activation")
+        what = Phrase("an AP card") if guardian.ap_card.from_hand else Phrase(
+            "2 AP from an empty hand")
+        raise Refused(Phrase("{guardian} already has {what} this activation", guardian=name,
+                             what=what))
     if not guardian.hand:
-        raise Refused(f"{name} has no cards in hand, so takes 2 AP without a card")
+        raise Refused(Phrase("{guardian} has no cards in hand, so takes 2 AP without a card",
+                             guardian=name))
     card = ApCard(command.ap, command.protections)
     state = set_guardian(state, state.active, replace(
         guardian, hand=guardian.hand - 1, ap_card=card, ap_left=command.ap))
@@ -99,24 +104,27 @@ def _play_ap_card(state: State, command: c.PlayApCard) -> tuple[State, Events]:
 def _spend(state: State, i: int, cost: int) -> State:
     """Pay `cost` AP for guardian `i`'s standard action or strike."""
     guardian = _in_activation(state)
-    name = guardian_name(state, i)
+    name = guardian_called(state, i)
     if i != state.active:
-        raise Refused(f"only the active guardian spends AP; it is "
-                      f"{guardian_name(state, state.active)}'s activation, not {name}'s")
+        raise Refused(Phrase("only the active guardian spends AP; it is {active}'s activation, "
+                             "not {guardian}'s", active=guardian_called(state, state.active),
+                             guardian=name))
     if guardian.falling:
-        raise Refused(f"{name} is falling, and no AP may be spent while falling")
+        raise Refused(Phrase("{guardian} is falling, and no AP may be spent while falling",
+                             guardian=name))
     if guardian.ap_card is None:
-        raise Refused(f"{name} has not played an AP card yet (ap_card)")
+        raise Refused(Phrase("{guardian} has not played an AP card yet (ap_card)", guardian=name))
     if cost > guardian.ap_left:
-        raise Refused(f"that costs {cost} AP, and {name} has {guardian.ap_left} left")
+        raise Refused(Phrase("that costs {cost} AP, and {guardian} has {left} left", cost=cost,
+                             guardian=name, left=guardian.ap_left))
     return set_guardian(state, i, replace(guardian, ap_left=guardian.ap_left - cost))
 
 
 def _act(state: State, command: c.Act) -> tuple[State, Events]:
     i = state.active
     if command.action != "glide" and command.x != 1:
-        raise Refused(f"the standard {command.action} has no X; moves from abilities cost no AP "
-                      "and need no command")
+        raise Refused(Phrase("the standard {action} has no X; moves from abilities cost no AP "
+                             "and need no command", action=command.action))
     cost = command.x if command.action == "glide" else ACTION_COST[command.action]
     state = _spend(state, i, cost)
     events: Events = [e.ActionTaken(i, command.action, command.x,
@@ -160,8 +168,8 @@ def strike_dice(dice: tuple[int, ...], x: int) -> tuple[int, ...]:
 
 def _crystal(state: State, index: int) -> Crystal:
     if not 0 <= index < len(state.crystals):
-        raise Refused(f"there is no crystal {index}; the crystals are 0 to "
-                      f"{len(state.crystals) - 1}")
+        raise Refused(Phrase("there is no crystal {crystal}; the crystals are 0 to {last}",
+                             crystal=index, last=len(state.crystals) - 1))
     return state.crystals[index]
 
 
@@ -175,7 +183,7 @@ def _strike(state: State, command: c.Strike) -> tuple[State, Events]:
     check_guardian(state, i)
     crystal = _crystal(state, command.crystal)
     if crystal.shattered:
-        raise Refused(f"crystal {command.crystal} is already shattered")
+        raise Refused(Phrase("crystal {crystal} is already shattered", crystal=command.crystal))
     paid = command.ap
     if paid is None:  # AP pay for it when the striker is the one spending AP right now
         paid = (state.step == "activate" and i == state.active
@@ -199,7 +207,7 @@ def _strike(state: State, command: c.Strike) -> tuple[State, Events]:
 
 def _add_crystal(state: State, command: c.AddCrystal) -> tuple[State, Events]:
     if len(state.crystals) >= 100:
-        raise Refused("no leviathan carries 100 crystals")
+        raise Refused(Phrase("no leviathan carries 100 crystals"))
     state = replace(state, crystals=state.crystals + (
         Crystal(command.dice, command.corrupted, command.dice),))
     return state, [e.CrystalChanged(len(state.crystals) - 1, command.dice, command.corrupted)]
@@ -216,8 +224,8 @@ def _set_crystal_cmd(state: State, command: c.SetCrystal) -> tuple[State, Events
 
 def _win_condition(state: State, command: c.SetWinCondition) -> tuple[State, Events]:
     if not 0 <= command.condition < len(state.win_conditions):
-        raise Refused(f"there is no win condition {command.condition}; this game has "
-                      f"{len(state.win_conditions)}")
+        raise Refused(Phrase("there is no win condition {condition}; this game has {count}",
+                             condition=command.condition, count=len(state.win_conditions)))
     conditions = list(state.win_conditions)
     conditions[command.condition] = WinCondition(conditions[command.condition].label,
                                                  command.met)
@@ -273,27 +281,30 @@ def _focus(state: State, command: c.Focus) -> tuple[State, Events]:
 def _weakness(state: State, command: c.Weakness) -> tuple[State, Events]:
     i = command.guardian
     guardian = check_guardian(state, i)
-    name = guardian_name(state, i)
+    name = guardian_called(state, i)
     held = guardian.weaknesses
     if command.remove:
         if command.card is not None and command.card not in held:
-            raise Refused(f"{name} does not hold {command.card}")
+            raise Refused(Phrase("{guardian} does not hold {card}", guardian=name,
+                                 card=command.card))
         card = command.card if command.card is not None else (
             held[0] if len(held) == 1 else None)
         if card is None and None not in held:
-            raise Refused(f"{name} holds {len(held)} weaknesses; name the one to discard"
-                          if held else f"{name} holds no weakness")
+            raise Refused(Phrase("{guardian} holds {count} weaknesses; name the one to discard",
+                                 guardian=name, count=len(held))
+                          if held else Phrase("{guardian} holds no weakness", guardian=name))
         rest = list(held)
         rest.remove(card)
         state = replace(set_guardian(state, i, replace(guardian, weaknesses=tuple(rest))),
                         weakness_deck=state.weakness_deck + 1)
         return state, [e.WeaknessDiscarded(i, card, state.weakness_deck)]
     if not state.weakness_deck:
-        raise Refused("the weakness deck is empty")
+        raise Refused(Phrase("the weakness deck is empty"))
     if command.card is not None:
         for j, other in enumerate(state.guardians):
             if command.card in other.weaknesses:
-                raise Refused(f"{command.card} is already held by {guardian_name(state, j)}")
+                raise Refused(Phrase("{card} is already held by {guardian}", card=command.card,
+                                     guardian=guardian_called(state, j)))
     state = replace(set_guardian(state, i, replace(guardian, weaknesses=held + (command.card,))),
                     weakness_deck=state.weakness_deck - 1)
     return state, [e.WeaknessDrawn(i, command.card, state.weakness_deck)]

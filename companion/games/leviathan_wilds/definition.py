@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.events import Event
-from companion.core.game import Course, Game
+from companion.core.game import Course, Game, TagKind
 from companion.core.phrases import Translate
 
 from . import data
 from .commands import COMMANDS, NewGame
 from .parse import command_to_dict, parse_command
+from .reads import plan_read
 from .record import state_from_record, state_to_record
 from .rules import decide, start
 from .state import State
-from .texts import CATALOGUE_DOMAIN, catalogue_texts
+from .texts import CATALOGUE_DOMAIN, TAG_WORDS, catalogue_texts
 from .view import setup_checklist, view
 
 
@@ -72,6 +73,29 @@ def catalogue() -> dict[str, Any]:
     }
 
 
+def tag_cards() -> dict[str, list[dict[str, Any]]]:
+    """The cards a reader's tag may stand for: each leviathan's 5 threat cards, in book order,
+    named "3 Storm · threat 2"; the weakness deck's cards, named "Weakness 7" (the ids number
+    them in the order the players enrol them: the model needs only to tell them apart)."""
+    return {
+        "threat": [{"id": data.threat_card_id(lev.number, n), "name": TAG_WORDS["threat-name"],
+                    "stage": None, "values": {"number": lev.number, "leviathan": lev.name,
+                                              "card": n}}
+                   for lev in data.LEVIATHANS.values()
+                   for n in range(1, data.THREATS_PER_LEVIATHAN + 1)],
+        "weakness": [{"id": card, "name": TAG_WORDS["weakness-name"], "stage": None,
+                      "values": {"number": n}}
+                     for n, card in enumerate(data.WEAKNESS_CARD_IDS, start=1)],
+    }
+
+
+TAG_KINDS = {
+    "threat": TagKind(TAG_WORDS["threat"], TAG_WORDS["threat-card"], TAG_WORDS["threat-cards"]),
+    "weakness": TagKind(TAG_WORDS["weakness"], TAG_WORDS["weakness-card"],
+                        TAG_WORDS["weakness-cards"]),
+}
+
+
 def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
     return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
 
@@ -92,6 +116,9 @@ LEVIATHAN_WILDS = Game(
     rounds=rounds,
     catalogue=catalogue,
     setup_checklist=checklist,
+    tag_cards=tag_cards,
+    tag_kinds=TAG_KINDS,
+    plan_read=plan_read,
     catalogue_domains=(CATALOGUE_DOMAIN,),
     catalogue_texts=catalogue_texts,
     rules_corpus="rules/data",

@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 
 from . import events as e
 from .state import OVER, Guardian, Outcome, Pile, State
+from .texts import word
 
 Events = list[e.Event]
 
@@ -19,20 +21,28 @@ def guardian_name(state: State, i: int) -> str:
     return character if character else f"Guardian {i + 1}"
 
 
+def guardian_called(state: State, i: int) -> str | Phrase:
+    """The guardian as a refusal names them: the character (a proper name, never translated),
+    or "Guardian n" in the players' language."""
+    character = state.setup.guardians[i].character
+    return character if character else word("guardian", number=i + 1)
+
+
 def check_running(state: State) -> None:
     if state.outcome is not None:
-        raise Refused(f"the game is over ({state.outcome.result}); undo to go back, or start "
-                      "a new game")
+        raise Refused(Phrase("the game is over ({result}); undo to go back, or start a new game",
+                             result=state.outcome.result))
 
 
 def check_guardian(state: State, i: int) -> Guardian:
     """The living guardian number `i`, or a refusal saying why there is none."""
     if not 0 <= i < len(state.guardians):
-        raise Refused(f"there is no guardian {i}; this game has guardians 0 to "
-                      f"{len(state.guardians) - 1}")
+        raise Refused(Phrase("there is no guardian {number}; this game has guardians 0 to {last}",
+                             number=i, last=len(state.guardians) - 1))
     guardian = state.guardians[i]
     if guardian.defeated:
-        raise Refused(f"{guardian_name(state, i)} is defeated and out of the game")
+        raise Refused(Phrase("{guardian} is defeated and out of the game",
+                             guardian=guardian_called(state, i)))
     return guardian
 
 

@@ -14,6 +14,7 @@ from companion.core.commands import shown as _shown
 from companion.core.commands import text
 from companion.core.commands import whole_number as _number
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 
 from .commands import COMMANDS, Command
 from .data import (
@@ -38,25 +39,30 @@ _SIGNED = ("health", "corruption", "grip", "counter")
 def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
     checked = text(cmd, key, value)  # the core's checks: text, and no lone surrogate
     if choices is not None and checked not in choices:
-        listed = ", ".join(choices) if len(choices) <= 8 else (
-            f"one of the ids {choices[0]} … {choices[-1]}")
-        raise Refused(f"'{cmd}': {key} must be {listed}, not {_shown(checked)}")
+        listed: str | Phrase = ", ".join(choices) if len(choices) <= 8 else Phrase(
+            "one of the ids {first} … {last}", first=choices[0], last=choices[-1])
+        raise Refused(Phrase("'{cmd}': {key} must be {listed}, not {value}", cmd=cmd, key=key,
+                             listed=listed, value=_shown(checked)))
     if len(checked) > 200:
-        raise Refused(f"'{cmd}': {key} is too long (at most 200 characters)")
+        raise Refused(Phrase("'{cmd}': {key} is too long (at most 200 characters)", cmd=cmd,
+                             key=key))
     return checked
 
 
 def _flag(cmd: str, key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise Refused(f"'{cmd}': {key} must be true or false, not {_shown(value)}")
+        raise Refused(Phrase("'{cmd}': {key} must be true or false, not {value}", cmd=cmd,
+                             key=key, value=_shown(value)))
     return value
 
 
 def _list(cmd: str, key: str, value: Any, low: int, high: int) -> list[Any]:
     if not isinstance(value, list):
-        raise Refused(f"'{cmd}': {key} must be a list, not {_shown(value)}")
+        raise Refused(Phrase("'{cmd}': {key} must be a list, not {value}", cmd=cmd, key=key,
+                             value=_shown(value)))
     if not low <= len(value) <= high:
-        raise Refused(f"'{cmd}': {key} must hold {low} to {high} entries, not {len(value)}")
+        raise Refused(Phrase("'{cmd}': {key} must hold {low} to {high} entries, not {count}",
+                             cmd=cmd, key=key, low=low, high=high, count=len(value)))
     return value
 
 
@@ -69,12 +75,12 @@ def _guardian_setups(cmd: str, value: Any) -> tuple[GuardianSetup, ...]:
     out = []
     for entry in _list(cmd, "guardians", value, 1, 4):
         if not isinstance(entry, dict):
-            raise Refused(f"'{cmd}': each guardian must be an object such as "
-                          "{\"character\": \"Fix\", \"class\": \"Breaker\"}")
+            raise Refused(Phrase("'{cmd}': each guardian must be an object such as {example}",
+                                 cmd=cmd, example='{"character": "Fix", "class": "Breaker"}'))
         unknown = sorted(set(entry) - {"character", "class"})
         if unknown:
-            raise Refused(f"'{cmd}': a guardian takes character and class, not "
-                          f"{', '.join(map(_shown, unknown))}")
+            raise Refused(Phrase("'{cmd}': a guardian takes character and class, not {fields}",
+                                 cmd=cmd, fields=", ".join(map(_shown, unknown))))
         character, klass = entry.get("character"), entry.get("class")
         out.append(GuardianSetup(
             None if character is None else _text(cmd, "character", character),
@@ -86,12 +92,12 @@ def _crystals(cmd: str, value: Any) -> tuple[tuple[tuple[int, ...], bool], ...]:
     out = []
     for entry in _list(cmd, "crystals", value, 1, 12):
         if not isinstance(entry, dict) or "dice" not in entry:
-            raise Refused(f"'{cmd}': each crystal must be an object such as "
-                          "{\"dice\": [4], \"corrupted\": false}")
+            raise Refused(Phrase("'{cmd}': each crystal must be an object such as {example}",
+                                 cmd=cmd, example='{"dice": [4], "corrupted": false}'))
         unknown = sorted(set(entry) - {"dice", "corrupted"})
         if unknown:
-            raise Refused(f"'{cmd}': a crystal takes dice and corrupted, not "
-                          f"{', '.join(map(_shown, unknown))}")
+            raise Refused(Phrase("'{cmd}': a crystal takes dice and corrupted, not {fields}",
+                                 cmd=cmd, fields=", ".join(map(_shown, unknown))))
         out.append((_dice(cmd, "dice", entry["dice"], 1),
                     _flag(cmd, "corrupted", entry.get("corrupted", False))))
     return tuple(out)
@@ -104,7 +110,8 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         if cmd in _SIGNED:
             amount = _number(cmd, key, value, -MAX_AMOUNT, MAX_AMOUNT)
             if amount == 0:
-                raise Refused(f"'{cmd}': amount must not be 0 (−n for a loss, +n for a gain)")
+                raise Refused(Phrase("'{cmd}': amount must not be 0 (−n for a loss, +n for a "
+                                     "gain)", cmd=cmd))
             return amount
         return _number(cmd, key, value, 1, MAX_AMOUNT)
     if key == "count":
@@ -140,7 +147,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         chosen = tuple(_text(cmd, key, p, PROTECTIONS)
                        for p in _list(cmd, key, value, 0, len(PROTECTIONS)))
         if len(set(chosen)) != len(chosen):
-            raise Refused(f"'{cmd}': protections names each protection once")
+            raise Refused(Phrase("'{cmd}': protections names each protection once", cmd=cmd))
         return chosen
     if key == "card":
         return _text(cmd, key, value, THREAT_CARDS if cmd == "reveal" else WEAKNESS_CARD_IDS)
@@ -170,24 +177,27 @@ def parse_command(raw: Any) -> Command:
     """Turn a JSON object such as {"cmd": "wild", "count": 2} into a command, or raise
     `Refused` saying what is wrong with it."""
     if not isinstance(raw, dict):
-        raise Refused("a command must be a JSON object such as {\"cmd\": \"next\"}")
+        raise Refused(Phrase("a command must be a JSON object such as {example}",
+                             example='{"cmd": "next"}'))
     name = raw.get("cmd")
     if not isinstance(name, str):
-        raise Refused("the object has no \"cmd\" field naming the command")
+        raise Refused(Phrase("the object has no \"cmd\" field naming the command"))
     cls = COMMANDS.get(name)
     if cls is None:
-        raise Refused(f"unknown command {_shown(name)}; known commands: {', '.join(COMMANDS)}")
+        raise Refused(Phrase("unknown command {name}; known commands: {known}",
+                             name=_shown(name), known=", ".join(COMMANDS)))
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(str(k) for k in set(raw) - set(known) - {"cmd"})
     if unknown:
-        raise Refused(f"'{name}' does not take {', '.join(map(_shown, unknown))}; it takes "
-                      f"{', '.join(known) or 'no fields'}")
+        raise Refused(Phrase("'{cmd}' does not take {unknown}; it takes {known}", cmd=name,
+                             unknown=", ".join(map(_shown, unknown)),
+                             known=", ".join(known) or Phrase("no fields")))
     values = {}
     for key, f in known.items():
         if key in raw and raw[key] is not None:
             values[key] = _parse_field(name, key, raw[key])
         elif f.default is MISSING:
-            raise Refused(f"'{name}' needs the field {key!r}")
+            raise Refused(Phrase("'{cmd}' needs the field {key}", cmd=name, key=repr(key)))
     return cls(**values)
 
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 
 from . import actions
 from . import commands as c
@@ -63,12 +64,13 @@ def _numbers(command: c.NewGame, solo: bool) -> Numbers:
     counts = command.wrath_wild_counts or WRATH_WILD_COUNTS
     start = WRATH_START[command.difficulty] if command.wrath_start is None else command.wrath_start
     if start >= len(counts):
-        raise Refused(f"the wrath marker cannot start on space {start}: the track has spaces 0 "
-                      f"to {len(counts) - 1}")
+        raise Refused(Phrase("the wrath marker cannot start on space {start}: the track has "
+                             "spaces 0 to {last}", start=start, last=len(counts) - 1))
     top = HEALTH_MAX if command.health_max is None else command.health_max
     health = min(HEALTH_START, top) if command.health_start is None else command.health_start
     if health > top:
-        raise Refused(f"health cannot start at {health}, above the track's top of {top}")
+        raise Refused(Phrase("health cannot start at {health}, above the track's top of {top}",
+                             health=health, top=top))
     return Numbers(
         wrath_wild_counts=counts,
         wrath_start=start,
@@ -88,15 +90,18 @@ def start(command: c.NewGame, seed: int) -> tuple[State, Events]:
     numbers = _numbers(command, solo)
     specs = command.guardians or tuple(GuardianSetup() for _ in range(count))
     if len(specs) != count:
-        raise Refused(f"{'solo has' if solo else 'this game has'} {count} guardians, but "
-                      f"{len(specs)} were described")
+        described = {"count": count, "described": len(specs)}
+        raise Refused(Phrase("solo has {count} guardians, but {described} were described",
+                             **described) if solo else
+                      Phrase("this game has {count} guardians, but {described} were described",
+                             **described))
     if command.start_guardian >= count:
-        raise Refused(f"there is no guardian {command.start_guardian} to start; the guardians "
-                      f"are 0 to {count - 1}")
+        raise Refused(Phrase("there is no guardian {number} to start; the guardians are 0 to "
+                             "{last}", number=command.start_guardian, last=count - 1))
     holders = count if solo else 1
     if numbers.deck_size < HAND_SIZE * holders:
-        raise Refused(f"a deck of {numbers.deck_size} cards cannot deal the opening hands of "
-                      f"{HAND_SIZE}")
+        raise Refused(Phrase("a deck of {deck} cards cannot deal the opening hands of {hand}",
+                             deck=numbers.deck_size, hand=HAND_SIZE))
     setup = Setup(command.leviathan, command.difficulty, command.players, seed, specs,
                   command.start_guardian, numbers)
     piles = (Pile(numbers.deck_size - HAND_SIZE * holders, 0),) * (1 if solo else count)
@@ -156,24 +161,26 @@ def _check_threat_card(state: State, card: str, slot: int) -> None:
     leviathan = state.setup.leviathan
     if card not in threats_of(leviathan):
         theirs = int(card.split("-")[2])
-        raise Refused(f"{card} is a threat of leviathan {theirs} ({LEVIATHANS[theirs].name}); "
-                      f"this game is against leviathan {leviathan} "
-                      f"({LEVIATHANS[leviathan].name})")
+        raise Refused(Phrase("{card} is a threat of leviathan {theirs} ({their_name}); this "
+                             "game is against leviathan {ours} ({our_name})", card=card,
+                             theirs=theirs, their_name=LEVIATHANS[theirs].name, ours=leviathan,
+                             our_name=LEVIATHANS[leviathan].name))
     for i, other in enumerate(state.row):
         if other.card == card and i != slot:
-            raise Refused(f"{card} already lies face up in slot {i}")
+            raise Refused(Phrase("{card} already lies face up in slot {slot}", card=card, slot=i))
 
 
 def reveal(state: State, command: c.Reveal) -> tuple[State, Events]:
     if state.step != "reveal":
-        raise Refused("threats are revealed in step 1; this turn's threat is already face up")
+        raise Refused(Phrase("threats are revealed in step 1; this turn's threat is already "
+                             "face up"))
     events: Events = []
     slot = state.revealed_slot
     if slot is None:
         return _turn_over(state, command.card, events), events
     if command.card is None:
-        raise Refused(f"this turn's threat is already face up in slot {slot}; name its card to "
-                      "record which one it is")
+        raise Refused(Phrase("this turn's threat is already face up in slot {slot}; name its "
+                             "card to record which one it is", slot=slot))
     _check_threat_card(state, command.card, slot)
     row = list(state.row)
     row[slot] = replace(row[slot], card=command.card)
@@ -184,7 +191,7 @@ def reveal(state: State, command: c.Reveal) -> tuple[State, Events]:
 def _turn_over(state: State, card: str | None, events: Events) -> State:
     slot = state.next_slot
     if slot is None:  # a round end always follows the fifth reveal; kept for safety
-        raise Refused("every threat is already face up")
+        raise Refused(Phrase("every threat is already face up"))
     if card is not None:
         _check_threat_card(state, card, slot)
     row = list(state.row)
@@ -237,8 +244,8 @@ def _refill(state: State, decline_last: bool, events: Events) -> State:
     need = max(0, HAND_SIZE - state.guardians[i].hand)
     if decline_last:
         if not can_decline_last(state):
-            raise Refused("the last card may be declined only when drawing up to "
-                          f"{HAND_SIZE} would take the last card of the deck")
+            raise Refused(Phrase("the last card may be declined only when drawing up to {hand} "
+                                 "would take the last card of the deck", hand=HAND_SIZE))
         state = draw(state, i, state.pile_of(i).deck - 1, events)
         events.append(cards_declined(state, i))
         return state
@@ -276,10 +283,11 @@ def next_step(state: State, command: c.Next) -> tuple[State, Events]:
     if command.step is not None and command.step != state.step:
         # A second tap on Done, meant for a step already finished: refused, so that it is
         # neither logged nor undone (as Spirit Island's `next` does).
-        raise Refused(f"this was meant to finish the '{command.step}' step, but the game is "
-                      f"at '{state.step}' already; nothing was changed")
+        raise Refused(Phrase("this was meant to finish the '{step}' step, but the game is at "
+                             "'{current}' already; nothing was changed", step=command.step,
+                             current=state.step))
     if command.decline_last and state.step != "draw":
-        raise Refused("the last card may be declined only in step 4, when drawing up")
+        raise Refused(Phrase("the last card may be declined only in step 4, when drawing up"))
     events: Events = []
     if state.step == "reveal":
         if state.revealed_slot is None:
@@ -322,11 +330,13 @@ def decide(state: State, command: c.Command) -> tuple[State, Events]:
     if isinstance(command, c.ShowState):
         return state, []
     if isinstance(command, (c.Undo, c.Redo)):
-        raise Refused(f"{command.name} is kept by the session, not by the rules")
+        raise Refused(Phrase("{command} is kept by the session, not by the rules",
+                             command=command.name))
     if isinstance(command, c.NewGame):
-        raise Refused("a new game is started with start(), not inside a running game")
+        raise Refused(Phrase("a new game is started with start(), not inside a running game"))
     check_running(state)
     handler = HANDLERS.get(type(command))
     if handler is None:
-        raise Refused(f"'{command.name}' is not a Leviathan Wilds command")
+        raise Refused(Phrase("'{command}' is not a Leviathan Wilds command",
+                             command=command.name))
     return handler(state, command)

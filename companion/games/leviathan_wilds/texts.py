@@ -118,6 +118,27 @@ WORDS: dict[str, str] = {
 """Words put into the sentences above: a threat's half, a difficulty, an unnamed guardian."""
 
 
+TAG_WORDS: dict[str, str] = {
+    "threat": "Threat",
+    "threat-card": "threat card",
+    "threat-cards": "threat cards",
+    "threat-name": "{number} {leviathan} · threat {card}",
+    "weakness": "Weakness",
+    "weakness-card": "weakness card",
+    "weakness-cards": "weakness cards",
+    "weakness-name": "Weakness {number}",
+}
+"""The card reader's words: the kinds of card a tag stands for, and each card's name."""
+
+READ_MESSAGES: dict[str, str] = {
+    "threat-revealed": "Threat card read: {name}",
+    "threat-named": "Threat {slot} is {name}",
+    "weakness-drawn": "{guardian} draws a weakness: {name}",
+    "weakness-discarded": "{guardian} gets rid of a weakness: {name}",
+}
+"""What the app says when a card laid on the reader changed the game; {name} is the card's."""
+
+
 def word(key: str, **values: Any) -> Phrase:
     return Phrase(WORDS[key], **values)
 
@@ -135,5 +156,6 @@ def message(table: dict[str, str], message_id: str, translate: Translate = as_wr
 def catalogue_texts() -> dict[str, list[str]]:
     """Every text above by gettext template, for `python -m companion.i18n_messages`."""
     texts = [*PROMPTS.values(), *REMINDERS.values(), *OUTCOME_REASONS.values(),
-             *(text for _item, text in SETUP_ITEMS), *WORDS.values()]
+             *(text for _item, text in SETUP_ITEMS), *WORDS.values(), *TAG_WORDS.values(),
+             *READ_MESSAGES.values()]
     return {CATALOGUE_DOMAIN: sorted(set(texts))}

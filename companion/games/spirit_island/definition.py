@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.game import Course, Game
+from companion.core.game import Course, Game, TagKind
+from companion.i18n import N_
 
 from . import commands as c
 from .catalogue import catalogue
 from .codec import state_from_record, state_to_record
 from .course import round_series
 from .game import decide, start
+from .reads import plan_read
 from .reminders import setup_checklist
 from .state import GameState
 from .texts import ROMAN_STAGES
@@ -54,6 +56,14 @@ def tag_cards() -> Mapping[str, list[dict[str, Any]]]:
     }
 
 
+TAG_KINDS = {
+    "invader": TagKind(N_("Invader"), N_("invader card"), N_("invader cards")),
+    "fear": TagKind(N_("Fear"), N_("fear card"), N_("fear cards")),
+    "blight": TagKind(N_("Blight"), N_("blight card"), N_("blight cards")),
+}
+"""What players call the kinds of `tag_cards` (their ids are the tag file's, fixed)."""
+
+
 SPIRIT_ISLAND = Game(
     id="spirit-island",
     name="Spirit Island",
@@ -69,6 +79,8 @@ SPIRIT_ISLAND = Game(
     rounds=rounds,
     catalogue=catalogue,
     tag_cards=tag_cards,
+    tag_kinds=TAG_KINDS,
+    plan_read=plan_read,
     catalogue_domains=("game", "cards"),
     rules_corpus="rules/data",
     layouts="spirit_island",

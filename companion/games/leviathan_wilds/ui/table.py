@@ -263,6 +263,11 @@ class LeviathanTableScreen(Screen):
             return
         app().send({"cmd": "next", "step": self.step})
 
+    def act(self) -> None:
+        """A "done" command tag laid on the reader: what the big button does (the name every
+        game's table screen answers to)."""
+        self.done()
+
     def wild(self) -> None:
         app().send({"cmd": "wild", "count": 1})
 

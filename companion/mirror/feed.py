@@ -1,0 +1,152 @@
+"""The mirror's one state source: the latest game state with its sequence number, and the
+phones that follow it, each with a small queue of its own.
+
+Whoever plays (the app after each acknowledged command, or the database follower of
+`companion mirror`) calls `publish`; that only stores a reference and hands it to the queues,
+so it never waits for a phone. The state is put into words per language when a phone asks,
+on that phone's thread, and kept until the next publish.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import logging
+import queue
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from .. import i18n
+from ..core.phrases import Translate
+from ..driver import StateSnapshot
+
+log = logging.getLogger(__name__)
+
+QUEUE_SIZE = 16
+"""Frames a phone may fall behind by; one that falls further is dropped (it reconnects and
+gets the whole state afresh)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One published moment: `seq` counts publishes, `snapshot` is None when no game is on."""
+
+    seq: int
+    snapshot: StateSnapshot | None
+
+
+@functools.cache
+def translator(lang: str) -> Translate:
+    return i18n.translations(lang).gettext
+
+
+def language_of(requested: str | None) -> str:
+    """A phone's language: one the app has, English otherwise."""
+    return requested if requested in i18n.LANGUAGES else "en"
+
+
+class Subscription:
+    """One phone's place in the feed: the frames it has not been sent yet."""
+
+    def __init__(self, size: int) -> None:
+        self._frames: queue.Queue[Frame | None] = queue.Queue(size)
+        self.dropped = threading.Event()
+        """Set when the phone fell too far behind or the feed closed: its stream ends."""
+
+    def offer(self, frame: Frame) -> bool:
+        """Queue a frame without waiting; False (and dropped) when the queue is full."""
+        try:
+            self._frames.put_nowait(frame)
+            return True
+        except queue.Full:
+            self.drop()
+            return False
+
+    def drop(self) -> None:
+        self.dropped.set()
+        # Wakes a reader waiting on an empty queue (one with a full queue is not waiting).
+        with contextlib.suppress(queue.Full):
+            self._frames.put_nowait(None)
+
+    def next(self, timeout: float) -> Frame | None:
+        """The next frame, or None after `timeout` seconds or once dropped."""
+        if self.dropped.is_set():
+            return None
+        try:
+            return self._frames.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+class MirrorFeed:
+    def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
+        self.queue_size = queue_size
+        self.instance = secrets.token_hex(4)
+        """Names this run of the server: the page tells a restart from a reconnect."""
+        self._lock = threading.Lock()
+        self._frame = Frame(0, None)
+        self._messages: dict[str, bytes] = {}
+        self._clients: set[Subscription] = set()
+
+    def publish(self, snapshot: StateSnapshot | None,
+                views: dict[str, dict[str, Any] | None] | None = None) -> int:
+        """Make `snapshot` the state every phone shows; `views`: its words already made, by
+        language (the app passes the screen's). Returns the new sequence number."""
+        with self._lock:
+            frame = Frame(self._frame.seq + 1, snapshot)
+            self._frame = frame
+            self._messages = {lang: self._encode(frame, lang, view)
+                              for lang, view in (views or {}).items()}
+            clients = list(self._clients)
+        for client in clients:
+            if not client.offer(frame):
+                self.unsubscribe(client)
+                log.info("a phone fell behind by %d states and was dropped", self.queue_size)
+        return frame.seq
+
+    def current(self) -> Frame:
+        with self._lock:
+            return self._frame
+
+    def message(self, frame: Frame, lang: str) -> bytes:
+        """The JSON a phone in `lang` is sent for `frame`: the whole state, never a change."""
+        lang = language_of(lang)
+        with self._lock:
+            cached = self._messages.get(lang) if frame is self._frame else None
+        if cached is not None:
+            return cached
+        view = None if frame.snapshot is None else frame.snapshot.view(translator(lang))
+        encoded = self._encode(frame, lang, view)
+        with self._lock:
+            if frame is self._frame:
+                self._messages[lang] = encoded
+        return encoded
+
+    def _encode(self, frame: Frame, lang: str, view: dict[str, Any] | None) -> bytes:
+        return json.dumps({"seq": frame.seq, "instance": self.instance, "lang": lang,
+                           "state": view}, ensure_ascii=False).encode("utf-8")
+
+    def subscribe(self) -> Subscription:
+        client = Subscription(self.queue_size)
+        with self._lock:
+            self._clients.add(client)
+        return client
+
+    def unsubscribe(self, client: Subscription) -> None:
+        client.drop()
+        with self._lock:
+            self._clients.discard(client)
+
+    def client_count(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
+    def drop_clients(self) -> None:
+        """End every phone's stream (the mirror switched off, or a new token)."""
+        with self._lock:
+            clients, self._clients = self._clients, set()
+        for client in clients:
+            client.drop()

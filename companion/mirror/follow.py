@@ -1,0 +1,96 @@
+"""`companion mirror`'s state source: follows the games another process plays in a database,
+which it opens read-only, and publishes each new state to the feed.
+
+It watches `PRAGMA data_version` (which changes when another connection commits) and, on a
+change, the current game's log: new commands are played on its own copy of the session by
+the same rules the driver uses (undo and redo are logged commands too); any other change (a
+game resumed, abandoned, started) resumes the current game afresh, as the driver does at start.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+
+from ..bootstrap import new_seed
+from ..core.errors import Refused
+from ..driver import StateSnapshot
+from ..service import GameService, parse_logged
+from ..store import GameStore, StoreError
+from .feed import MirrorFeed
+
+log = logging.getLogger(__name__)
+
+POLL_INTERVAL_S = 0.05
+
+
+class DatabaseFollower:
+    def __init__(self, path: Path, feed: MirrorFeed, interval: float = POLL_INTERVAL_S) -> None:
+        self.feed = feed
+        self.interval = interval
+        self.store = GameStore.open_read_only(path)
+        self.service = GameService(self.store, seed_source=new_seed)
+        self._version: int | None = None
+        self._followed: tuple[int | None, int] = (None, 0)
+        """The game the published state is of, and how many of its commands it includes."""
+
+    def run(self, stop: threading.Event) -> None:
+        """Poll until `stop` is set."""
+        try:
+            while not stop.is_set():
+                self.poll()
+                stop.wait(self.interval)
+        finally:
+            self.store.close()
+
+    def poll(self) -> bool:
+        """Publish the state if the database changed since the last look; True if it did."""
+        try:
+            version = self.store.db.execute("PRAGMA data_version").fetchone()[0]
+            if version == self._version:
+                return False
+            self._version = version
+            wanted = self._where_the_table_is()
+            if wanted == self._followed:
+                return False
+            self._catch_up(*wanted)
+        except (sqlite3.Error, StoreError) as error:
+            log.warning("the games database could not be read: %s", error)
+            return False
+        self.feed.publish(StateSnapshot.of(self.service))
+        return True
+
+    def _where_the_table_is(self) -> tuple[int | None, int]:
+        game_id = self.store.current_game()
+        if game_id is None:
+            return None, 0
+        row = self.store.db.execute("SELECT log_length FROM games WHERE id = ?",
+                                    [game_id]).fetchone()
+        return game_id, int(row[0]) if row else 0
+
+    def _catch_up(self, game_id: int | None, length: int) -> None:
+        known_game, known_length = self._followed
+        if game_id is not None and game_id == known_game == self.service.game_id \
+                and length > known_length:
+            try:
+                self._play_new_commands(game_id, known_length, length)
+                self._followed = (game_id, length)
+                return
+            except (Refused, ValueError, KeyError, TypeError) as error:
+                log.warning("game %s: the new commands did not play here (%s); resuming it "
+                            "afresh", game_id, error)
+        self.service = GameService(self.store, seed_source=new_seed)
+        if game_id is not None:
+            self.service.resume_latest()
+        self._followed = (game_id, length)
+
+    def _play_new_commands(self, game_id: int, after: int, upto: int) -> None:
+        game = self.service.game
+        rows = self.store.db.execute(
+            "SELECT command FROM commands WHERE game_id = ? AND seq > ? AND seq <= ? "
+            "ORDER BY seq", [game_id, after, upto]).fetchall()
+        for (text,) in rows:
+            self.service.session.execute(parse_logged(game, json.loads(text)))

@@ -1,0 +1,124 @@
+"""The phones' view from the touchscreen: off by default (nothing listens), switched on in
+Settings, its code on Home and beside the table's menu (and it scans), every acknowledged
+command handed to the phones, a new address on demand, and switched off again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from companion.mirror import DEFAULT_PORT
+from companion.ui.mirror_badge import MenuWithBadge, MirrorBadge
+
+from .harness import Harness
+from .test_settings_ui import button, open_settings, stored
+
+pytestmark = pytest.mark.ui
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+def fetch(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, b""
+
+
+def listens(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        return True
+    except ConnectionRefusedError:
+        return False
+
+
+def switch(ui: Harness, on: bool) -> Any:
+    settings = open_settings(ui)
+    ui.scroll_into_view(settings.ids.mirror)
+    ui.tap(button(ui, "On" if on else "Off", settings.ids.mirror))
+    return settings
+
+
+def local(url: str) -> str:
+    """The same page through loopback (the test machine may have no LAN address)."""
+    parts = urlsplit(url)
+    return f"http://127.0.0.1:{parts.port}{parts.path}"
+
+
+def test_the_mirror_is_off_by_default_and_nothing_listens(ui: Harness) -> None:
+    assert stored(ui, "mirror", "on") == "0" and ui.app.mirror_url == ""
+    assert not listens(DEFAULT_PORT)
+    assert ui.screen.ids.mirror_badge.opacity == 0
+
+
+def test_switched_on_the_phones_follow_every_command_and_switched_off_nothing_listens(
+        ui: Harness) -> None:
+    ui.app.mirror_port = 0
+    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 8})
+    switch(ui, on=True)
+    url = ui.app.mirror_url
+    assert stored(ui, "mirror", "on") == "1" and "/t/" + stored(ui, "mirror", "token") in url
+    port = urlsplit(url).port
+    assert port is not None and listens(port)
+    status, body = fetch(local(url) + "/state")
+    first = json.loads(body)
+    assert status == 200 and first["state"] == ui.app.game_state
+    assert ui.app.send({"cmd": "next"})
+    after = json.loads(fetch(local(url) + "/state?lang=en")[1])
+    assert after["seq"] == first["seq"] + 1 and after["state"] == ui.app.game_state
+    assert ui.app.send({"cmd": "undo"})
+    undone = json.loads(fetch(local(url) + "/state")[1])
+    assert undone["state"]["round"] == first["state"]["round"]
+    # A new address: the old one is gone.
+    settings = ui.screen
+    ui.scroll_into_view(settings.ids.mirror_renew)
+    ui.tap(settings.ids.mirror_renew)
+    assert ui.app.mirror_url != url and fetch(local(url))[0] == 404
+    assert fetch(local(ui.app.mirror_url))[0] == 200
+    switch(ui, on=False)
+    assert ui.app.mirror_url == "" and stored(ui, "mirror", "on") == "0"
+    assert not listens(port)
+
+
+@pytest.mark.skipif(shutil.which("zbarimg") is None,
+                    reason="zbarimg is missing: apt-get install zbar-tools (tasks.py does)")
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_code_on_home_and_beside_the_menu_scans_as_the_address(
+        ui: Harness, size: tuple[int, int]) -> None:
+    ui.app.mirror_port = 0
+    ui.resize(*size)
+    switch(ui, on=True)
+    ui.app.show("home")
+    ui.frames(3)
+    badge = ui.screen.ids.mirror_badge
+    assert badge.opacity == 1 and badge.ids.code.texture is not None
+    name = f"mirror-home-{size[0]}x{size[1]}.png"
+    shot = ui.screenshot(SCREENSHOTS / name)
+    assert scanned(shot) == ui.app.mirror_url
+    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 8})
+    ui.app.show("table")
+    ui.frames(3)
+    ui.tap_id("menu")
+    menu = ui.popup()
+    assert isinstance(menu.content, MenuWithBadge)
+    assert any(isinstance(child, MirrorBadge) for child in menu.content.children)
+    shot = ui.screenshot(SCREENSHOTS / f"mirror-menu-{size[0]}x{size[1]}.png")
+    assert scanned(shot) == ui.app.mirror_url
+    menu.dismiss()
+
+
+def scanned(picture: Path) -> str:
+    done = subprocess.run(["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, f"no code found in {picture}: {done.stderr}"
+    return done.stdout.strip()
