@@ -122,7 +122,21 @@ class Game:
     layouts: str = ""
     """The folder of its screens' .kv files, relative to the layouts folder."""
     table_screen: str = ""
-    """Its table screen's class as "module:Class", imported only by the touchscreen app."""
+    """Its table screen's class as "module:Class", imported only by the touchscreen app; its
+    layout is `layouts`/table.kv. Without one the app does not offer the game (a script still
+    plays it). The default game's table is the screen called "table", any other's
+    "table-<id>". Beside `refresh(state, events)` it may offer `setup_summary(state)` (the
+    checklist's line), `resume_text(state)` and `resume_screen(state)` (Home's resume button),
+    `ready_text(all_ticked)` (the checklist's button) and `key_pressed(key, codepoint, ctrl)`
+    (a keyboard at the table); the app falls back to plain words where it offers none."""
+    setup_form: str = ""
+    """Its new-game form's class as "module:Class" (a widget the shared new-game screen hosts,
+    its layout `layouts`/new_game.kv): `command()` gives new_game's JSON, `restore(last)` takes
+    back the last game's, `retranslate()` follows a change of language, `note` is the line
+    beside Start and `form_id` its name among the screen's ids."""
+    screens: Mapping[str, str] = field(default_factory=dict)
+    """Its other screens by name, each "module:Class" with its layout `layouts`/<name>.kv
+    (Spirit Island's scoring: {"end": …}); built by the app when first shown."""
     setup_checklist: Callable[[State, Translate], list[dict[str, str]]] = (
         lambda state, translate: [])
     """What the table sets out before the first round: [{"id", "text"}] in order."""

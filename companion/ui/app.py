@@ -49,15 +49,14 @@ log = logging.getLogger(__name__)
 LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
 MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
-# Each screen: its class and its layout file. A screen (and its file) is built the first time
-# it is needed, so the app shows Home without paying for the table, the setup form and the
-# rest; the table is then built while the players look at Home.
+# Each shared screen: its class and its layout file. A screen (and its file) is built the first
+# time it is needed, so the app shows Home without paying for the table, the setup form and the
+# rest; the table is then built while the players look at Home. A game's own screens (its table,
+# its new-game form, its others) come from its folder through the registry (see game_screen).
 SCREENS: dict[str, tuple[type[Screen], str]] = {
     "home": (screens.HomeScreen, "home.kv"),
     "new_game": (screens.NewGameScreen, "new_game.kv"),
     "checklist": (screens.ChecklistScreen, "checklist.kv"),
-    "table": (screens.TableScreen, "table.kv"),
-    "end": (screens.EndScreen, "end.kv"),
     "history": (screens.HistoryScreen, "history.kv"),
     "history_detail": (screens.HistoryDetailScreen, "history_detail.kv"),
     "statistics": (screens.StatisticsScreen, "statistics.kv"),
@@ -65,10 +64,13 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "rules": (screens.RulesScreen, "rules.kv"),
     "settings": (settings_screen.SettingsScreen, "settings.kv"),
 }
-BUILT_AHEAD = "table"  # built right after the first frame: the screen the evening is spent on
-# Then, one a frame while Home is looked at, the rest: every screen opens the first time as
-# fast as the next (a build costs up to a tenth of a second here, several on a Pi).
-BUILT_LATER = ("new_game", "checklist", "rules", "history", "end", "tags")
+DEFAULT_TABLE = "table"
+"""The default game's table screen (Spirit Island's), named as before there were two games; it
+is built right after the first frame: the screen the evening is spent on."""
+# Then, one a frame while Home is looked at, the rest (and the default game's other screens):
+# every screen opens the first time as fast as the next (a build costs up to a tenth of a second
+# here, several on a Pi).
+BUILT_LATER = ("new_game", "checklist", "rules", "history", "tags")
 
 IDLE_COLLECT_S = 3.0
 """Seconds after the last command when the garbage collector runs (see _collect_while_idle)."""
@@ -106,8 +108,6 @@ DATABASE_READ_ONLY = N_("The games file cannot be written, so nothing will be sa
                         "written again.")
 GAMES_SET_ASIDE = N_("A saved game could not be replayed from its log; it was kept, marked "
                      "unreadable, and is not resumed.")
-
-SHORTCUT_KEYS = {32: "done", 13: "done", 271: "done"}  # space, enter, keypad enter
 
 
 class AppRoot(FloatLayout):
@@ -171,11 +171,12 @@ class CompanionApp(App):
         self._open_service = open_service
         self._when_ready = when_ready
         self.backlight = backlight
-        # The new-game screen is Spirit Island's for now: its pickers list that game's cards.
+        # The default game's catalogue, read once: the expansions in play and the history's
+        # names come from it.
         self.catalogue: dict[str, Any] = GAMES[DEFAULT_GAME].catalogue()
         self.catalogue_game = DEFAULT_GAME
         self.game_names = {game.id: game.name for game in GAMES.values()}
-        """Every game the new-game screen offers, by id, in the registry's order."""
+        """Every game's name, by id, in the registry's order."""
         self.start_notices = list(notices or [])
         if service is not None:
             self._attach(service)
@@ -247,14 +248,14 @@ class CompanionApp(App):
             return  # before the first build: the layouts come up in the new language
         if self.screens.has_screen("rules"):
             self.screens.get_screen("rules").lang = lang
-        if self.screens.has_screen(self.table_name()) and self.game_state:
-            self.screens.get_screen(self.table_name()).refresh(self.game_state, [])
+        table = self.table_name()
+        if table and self.screens.has_screen(table) and self.game_state:
+            self.screens.get_screen(table).refresh(self.game_state, [])
         if self.screens.has_screen("home"):
             self.screens.get_screen("home").refresh()
-        for name in ("new_game", "checklist", "end", "history", "history_detail", "statistics",
-                     "tags", "settings"):
-            if self.screens.has_screen(name):
-                self.screens.get_screen(name).retranslate()
+        for screen in list(self.screens.screens):
+            if screen.name not in (table, "home") and hasattr(screen, "retranslate"):
+                screen.retranslate()
 
     def apply_reader_settings(self) -> None:
         section = self.config["reader"]
@@ -320,7 +321,7 @@ class CompanionApp(App):
         except ValueError:
             self.spirit_timer_limit = 0
         self.spirit_one_step = section.get("spirit_one_step", "0") in ("1", 1, True, "True")
-        if self.screens_built(self.table_name()) and self.game_state:
+        if self.table_name() and self.screens_built(self.table_name()) and self.game_state:
             self.screen(self.table_name()).refresh(self.game_state, [])
         if not draws_on_screen():  # without a desktop the window is the whole screen anyway
             fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
@@ -375,7 +376,7 @@ class CompanionApp(App):
     # --- what the new-game screen remembers ---
 
     def _read_expansions(self) -> None:
-        known = list(self.catalogue["expansions"])
+        known = list(self.catalogue.get("expansions", {}))
         stored = self.config.get("newgame", "expansions")
         chosen = set(known) if stored == "all" else {"base", *stored.split(",")}
         self.expansions = [expansion for expansion in known if expansion in chosen]
@@ -384,7 +385,7 @@ class CompanionApp(App):
         chosen = set(self.expansions) | {expansion} if in_play \
             else set(self.expansions) - {expansion}
         chosen.add("base")  # the base game's cards are always in the box
-        self.expansions = [e for e in self.catalogue["expansions"] if e in chosen]
+        self.expansions = [e for e in self.catalogue.get("expansions", {}) if e in chosen]
         self.config.set("newgame", "expansions", ",".join(self.expansions))
         self.config.write()
 
@@ -433,7 +434,8 @@ class CompanionApp(App):
         self._open_database()
         if self._when_ready is not None:
             self._when_ready()
-        self.screen(BUILT_AHEAD)
+        if self.screen_known(DEFAULT_TABLE):
+            self.screen(DEFAULT_TABLE)
         self.apply_reader_settings()  # pyserial and the reader's threads only now
         self.apply_mirror_settings()  # the phones' view, when it was left on
         if self.builds_ahead:
@@ -442,9 +444,9 @@ class CompanionApp(App):
     def _build_later(self, index: int) -> None:
         """Build the next screen ahead (and the table's pickers and the rules index), one a
         frame so that a tap on Home waits for one build at most."""
-        steps: list[Any] = [*(lambda name=name: self.screen(name) for name in BUILT_LATER),
-                            self._warm_fear_picker, self._cool_fear_picker,
-                            self.rules_index]
+        names = [*BUILT_LATER, *default_game_screens()]
+        steps: list[Any] = [*(lambda name=name: self.screen(name) for name in names),
+                            self._warm_table, self._cool_table, self.rules_index]
         if index >= len(steps):
             self._building_ahead = None
             self._collect_while_idle(0)
@@ -452,21 +454,20 @@ class CompanionApp(App):
         steps[index]()
         self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(index + 1), 0)
 
-    def _warm_fear_picker(self) -> None:
-        """Build the fear-card picker and lay out its rows once, unseen (a list lays out its
-        rows only in the window): its first real opening then costs what any other does."""
-        if _popup_open():
+    def _warm_table(self) -> None:
+        """Let the default game's table prepare what it opens later (Spirit Island's builds its
+        fear-card picker unseen), while nothing else is open."""
+        self._put_away: Callable[[], None] | None = None
+        if _popup_open() or not self.screen_known(DEFAULT_TABLE):
             return
-        picker = self.screen("table").fear_picker()
-        picker.offer(set(), None)
-        picker.opacity = 0
-        picker.open()
+        warm_up = getattr(self.screen(DEFAULT_TABLE), "warm_up", None)
+        if warm_up is not None:
+            self._put_away = warm_up()
 
-    def _cool_fear_picker(self) -> None:
-        picker = self.screen("table").fear_picker()
-        if picker.opacity == 0:
-            picker.dismiss()
-            picker.opacity = 1
+    def _cool_table(self) -> None:
+        if getattr(self, "_put_away", None) is not None:
+            self._put_away()  # type: ignore[misc]
+            self._put_away = None
 
     def _collect_while_idle(self, _dt: float) -> None:
         """Collect garbage while the players move pieces, then freeze what is left: it lives
@@ -498,10 +499,15 @@ class CompanionApp(App):
     def screen(self, name: str) -> Any:
         """The screen called `name`, built (with its layout file) the first time it is asked for."""
         if not self.screens.has_screen(name):
-            screen_class, layout = SCREENS[name] if name in SCREENS else game_table(name)
+            screen_class, layout = SCREENS[name] if name in SCREENS else game_screen(name)
             _load_layout(layout)
             self.screens.add_widget(screen_class(name=name))
         return self.screens.get_screen(name)
+
+    @staticmethod
+    def screen_known(name: str) -> bool:
+        """A shared screen, or one a game's record names."""
+        return name in SCREENS or name in game_screens()
 
     def detach(self) -> None:
         """Take this app off the window without closing it, so another can use it (tests)."""
@@ -509,8 +515,9 @@ class CompanionApp(App):
         for event in (self._building_ahead, self._collecting):
             if event is not None:
                 event.cancel()
-        if self.screens.has_screen("table"):
-            self.screens.get_screen("table").stop_timer()
+        for screen in self.screens.screens:
+            if hasattr(screen, "stop_timer"):
+                screen.stop_timer()
         self.dispatch("on_stop")  # kv's `app` forgets this app when it stops
         # Kivy keeps one settings object named "app" per process and hands it to the next app;
         # unnamed, it goes with this app, and the next reads its own companion.ini.
@@ -545,12 +552,9 @@ class CompanionApp(App):
             return answer
         self.notice = ""
         self._collect_later()
-        was_over = self.game_state.get("phase") == "over"
         self.game_state = answer["state"] or {}
-        self.screen(self.table_name()).refresh(self.game_state, answer["events"])
-        if not was_over and self.game_state.get("phase") == "over" \
-                and self.screens.current == "table":
-            self.show("end")
+        if self.table_name():  # a game this app has a table for (scripts play the others)
+            self.screen(self.table_name()).refresh(self.game_state, answer["events"])
         return answer
 
     def catalogue_of(self, game_id: str) -> dict[str, Any]:
@@ -560,9 +564,26 @@ class CompanionApp(App):
         return self.catalogue if game_id == self.catalogue_game else GAMES[game_id].catalogue()
 
     def table_name(self, state: dict[str, Any] | None = None) -> str:
-        """The name of the table screen of the game in `state` (the game in play when None):
-        Spirit Island's "table", or the screen a game's record names."""
+        """The name of the table screen of the game in `state` (the game in play when None;
+        the default game's before any game); "" for a game without a table screen."""
         return table_screen_name((self.game_state if state is None else state).get("title"))
+
+    def table_class(self, state: dict[str, Any] | None = None) -> Any:
+        """The class of that table screen (imported, not built), or None."""
+        name = self.table_name(state)
+        return game_screen(name)[0] if name else None
+
+    def setup_forms(self) -> dict[str, type]:
+        """The new-game forms, by game id, of the games this app can play (a form and a table),
+        in the registry's order; their layouts loaded."""
+        from ..games.registry import GAMES
+
+        forms: dict[str, type] = {}
+        for game in GAMES.values():
+            if game.setup_form and game.table_screen:
+                forms[game.id] = imported(game.setup_form)
+                _load_layout(game_layout(game, "new_game.kv"))
+        return forms
 
     def setup_checklist(self) -> list[dict[str, str]]:
         """What the table sets out for the game in play: the state's list, or the game's."""
@@ -607,7 +628,8 @@ class CompanionApp(App):
         rules = self.screen("rules")
         rules.return_to = self.screens.current
         if state:
-            entries = self.rules_index().for_step(state["phase"], state["step"], rules.lang)
+            entries = self.rules_index().for_step(state.get("phase", ""), state.get("step", ""),
+                                                  rules.lang)
             rules.list_entries(entries)
             if len(entries) == 1:
                 rules.open_entry(entries[0].id)
@@ -622,44 +644,63 @@ class CompanionApp(App):
 
     def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
                      modifiers: list[str]) -> bool:
-        if self.screens.current != "table" or _popup_open():
+        table = self.table_name()
+        if not table or self.screens.current != table or _popup_open():
             return False
-        table = self.screen("table")
+        key_pressed = getattr(self.screen(table), "key_pressed", None)
         ctrl = "ctrl" in modifiers or "meta" in modifiers
-        if ctrl and codepoint == "z":
-            self.send({"cmd": "undo"})
-        elif ctrl and codepoint == "y":
-            self.send({"cmd": "redo"})
-        elif not ctrl and codepoint == "f":
-            self.send({"cmd": "fear", "amount": 1})
-        elif SHORTCUT_KEYS.get(key) == "done":
-            table.act()
-        else:
-            return False
-        return True
+        return bool(key_pressed(key, codepoint, ctrl)) if key_pressed is not None else False
 
 
 def table_screen_name(game_id: object) -> str:
-    """A game's table screen: "table" (Spirit Island's, and before any game) unless the game's
-    record names another screen class."""
+    """A game's table screen: "table" for the default game (and before any game), "table-<id>"
+    for another; "" for a game without a table screen (a script plays it)."""
+    from ..games.registry import DEFAULT_GAME, GAMES
+
+    game = GAMES.get(game_id if isinstance(game_id, str) else DEFAULT_GAME)
+    if game is None or not game.table_screen:
+        return ""
+    return DEFAULT_TABLE if game.id == DEFAULT_GAME else f"table-{game.id}"
+
+
+def game_screens() -> dict[str, tuple[str, str]]:
+    """Every game's screens by name: (class as "module:Class", layout file)."""
     from ..games.registry import GAMES
 
-    game = GAMES.get(game_id) if isinstance(game_id, str) else None
-    table = SCREENS["table"][0]
-    if game is None or game.table_screen in ("", f"{table.__module__}:{table.__name__}"):
-        return "table"
-    return f"table-{game.id}"
+    found: dict[str, tuple[str, str]] = {}
+    for game in GAMES.values():
+        if game.table_screen:
+            found[table_screen_name(game.id)] = (game.table_screen,
+                                                 game_layout(game, "table.kv"))
+        for name, spec in game.screens.items():
+            found.setdefault(name, (spec, game_layout(game, f"{name}.kv")))
+    return found
 
 
-def game_table(name: str) -> tuple[type[Screen], str]:
-    """The class and the layout file of the table screen called `name` (see table_screen_name),
-    imported the first time it is built."""
-    from ..games.registry import GAMES
+def default_game_screens() -> list[str]:
+    """The default game's screens other than its table (built ahead, as the shared ones)."""
+    from ..games.registry import DEFAULT_GAME, GAMES
 
-    game = next(g for g in GAMES.values() if table_screen_name(g.id) == name != "table")
-    module, _, cls = game.table_screen.partition(":")
-    screen_class: type[Screen] = getattr(importlib.import_module(module), cls)
-    return screen_class, f"{game.layouts}/table.kv" if game.layouts else "table.kv"
+    return list(GAMES[DEFAULT_GAME].screens)
+
+
+def game_screen(name: str) -> tuple[type[Screen], str]:
+    """The class and the layout file of a game's screen called `name`, imported the first
+    time it is built."""
+    spec, layout = game_screens()[name]
+    screen_class: type[Screen] = imported(spec)
+    return screen_class, layout
+
+
+def game_layout(game: Any, file: str) -> str:
+    """A game's layout file, relative to the layouts folder."""
+    return f"{game.layouts}/{file}" if game.layouts else file
+
+
+def imported(spec: str) -> Any:
+    """The class a record names as "module:Class"."""
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def _load_layout(name: str) -> None:

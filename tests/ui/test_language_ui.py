@@ -9,7 +9,7 @@ import pytest
 from companion import i18n
 from companion.games.spirit_island.table_rules import ADVERSARY_REMINDERS
 from companion.games.spirit_island.texts import STEP_PROMPTS
-from companion.ui import presenter
+from companion.games.spirit_island.ui import presenter
 
 from .harness import Harness
 

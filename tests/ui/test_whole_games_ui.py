@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.games.spirit_island.cards import ALL_CARDS, TERRAIN_NAMES
-from companion.ui import presenter
+from companion.games.spirit_island.ui import presenter
 
 from .harness import Harness
 

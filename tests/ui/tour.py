@@ -52,6 +52,13 @@ def stops(ui: Harness) -> Iterator[str]:
     screen.scenario = "Second Wave"
     ui.frames(3)
     yield "new-game"
+    ui.tap_id("game_leviathan_wilds")
+    yield "new-game-leviathan"
+    ui.tap_id("lw_numbers")
+    ui.frames(3)
+    yield "new-game-leviathan-numbers"
+    ui.tap_id("lw_numbers")
+    ui.tap_id("game_spirit_island")
     assert app.send(BUSY_GAME)
     app.show("checklist")
     ui.frames(3)

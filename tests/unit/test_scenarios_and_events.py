@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from companion.ui import presenter
+from companion.games.spirit_island.ui import presenter
 from tests.table_player import Table
 
 # The scenario ids of ../shared/data/scenarios.md, in its order.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ui import presenter
+from companion.games.spirit_island.ui import presenter
 from companion.ui.theme import (
     AA_GRAPHICS,
     AA_NORMAL_TEXT,

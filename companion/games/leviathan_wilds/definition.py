@@ -60,6 +60,16 @@ def catalogue() -> dict[str, Any]:
         "difficulties": list(data.DIFFICULTIES),
         "players": [1, 2, 3, 4],
         "unverified": [{"numbers": table, "note": note} for table, note in data.UNVERIFIED],
+        "numbers": {  # what a game uses unless new_game corrects it
+            "wrath_wild_counts": list(data.WRATH_WILD_COUNTS),
+            "wrath_start": dict(data.WRATH_START),
+            "health_start": data.HEALTH_START,
+            "health_max": data.HEALTH_MAX,
+            "deck_size": {"guardian": data.GUARDIAN_DECK, "solo": data.SOLO_DECK},
+            "solo_rest_grip": data.SOLO_REST_GRIP,
+            "crystals": [{"dice": list(dice), "corrupted": corrupted}
+                         for dice, corrupted in data.DEFAULT_CRYSTALS],
+        },
     }
 
 
@@ -114,4 +124,5 @@ LEVIATHAN_WILDS = Game(
     rules_corpus="rules/data",
     layouts="leviathan_wilds",
     table_screen="companion.games.leviathan_wilds.ui.table:LeviathanTableScreen",
+    setup_form="companion.games.leviathan_wilds.ui.setup:LeviathanForm",
 )

@@ -83,7 +83,9 @@ SPIRIT_ISLAND = Game(
     plan_read=plan_read,
     catalogue_domains=("game", "cards"),
     rules_corpus="rules/data",
-    layouts="",  # its screens' .kv files are still the top-level ones in layouts/
-    table_screen="companion.ui.screens:TableScreen",
+    layouts="spirit_island",
+    table_screen="companion.games.spirit_island.ui.table:TableScreen",
+    setup_form="companion.games.spirit_island.ui.setup:SpiritIslandForm",
+    screens={"end": "companion.games.spirit_island.ui.end:EndScreen"},
     setup_checklist=setup_checklist,
 )

@@ -15,8 +15,7 @@ from companion.core.game import CardRead
 from companion.i18n import N_
 
 # The table's next action decides, so that a read does what the big button is asking for.
-# (The presenter moves into this game's ui folder; the import follows it.)
-from companion.ui.presenter import next_action
+from .ui.presenter import next_action
 
 
 def plan_read(kind: str, card: str, state: dict[str, Any] | None,

@@ -11,12 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..games.spirit_island.blight_cards import BLIGHT_CARDS
-from ..games.spirit_island.cards import ALL_CARDS, TERRAIN_NAMES
-from ..games.spirit_island.fear_cards import FEAR_CARDS
-from ..games.spirit_island.texts import STEP_PROMPTS
-from ..i18n import N_, _
-from .theme import TERRAIN_COLOURS, text_colour_on
+from companion.i18n import N_, _
+from companion.ui.theme import TERRAIN_COLOURS, text_colour_on
+
+from ..blight_cards import BLIGHT_CARDS
+from ..cards import ALL_CARDS, TERRAIN_NAMES
+from ..fear_cards import FEAR_CARDS
+from ..texts import STEP_PROMPTS
 
 PHASE_NAMES = {
     "setup": N_("Setup"),

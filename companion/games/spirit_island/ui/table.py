@@ -1,0 +1,613 @@
+"""Spirit Island's table screen: the whole Invader Board at a glance, the step's prompt with one
+big button, the quick controls, the banner of what just happened, and the game menu.
+
+It mirrors the driver's JSON state into Kivy properties (the words come from `presenter`); its
+layout is layouts/spirit_island/table.kv, and every tap is a driver command sent through
+`App.send`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.screenmanager import Screen
+
+from companion import i18n
+from companion.i18n import N_, _
+from companion.ui import screens
+from companion.ui.theme import rgba, text_colour_on
+from companion.ui.widgets import (
+    NEUTRAL_CARD,
+    CardPicker,
+    DetailsPopup,
+    GrowLabel,
+    InstantPopup,
+    ask_then,
+)
+
+from . import presenter
+from .presenter import ROMAN, TableView
+from .widgets import FearCardPicker
+
+BLIGHT_SIDE_KEYS = ("healthy", "still_healthy", "blighted")
+"""The sides the theme has a colour for."""
+
+DONE_KEYS = (32, 13, 271)
+"""Space, Enter and the keypad's Enter: the big button."""
+
+MODE_NAMES = {"beginner": N_("beginner game"), "advanced": N_("advanced game")}
+DECK_NAMES = {"virtual": N_("virtual deck"), "physical": N_("physical deck")}
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def now() -> float:
+    """The shared screens' clock for the tap rules (tests replace `screens.now`)."""
+    return screens.now()
+
+
+class TableScreen(Screen):
+    title = StringProperty("")
+    """Round, phase and step."""
+    prompt = StringProperty("")
+    """What to do in this step (with the fear card's effect in the fear step)."""
+    reminders = StringProperty("")
+    """The adversary's, scenario's or blight card's reminders for this step."""
+    high_immigration_cards = ListProperty([])
+    """CardFaces on England's High Immigration space."""
+    ravage_cards = ListProperty([])
+    """CardFaces on the Ravage space."""
+    build_cards = ListProperty([])
+    """CardFaces on the Build space."""
+    explore_cards = ListProperty([])
+    """CardFaces on the Explore space."""
+    has_high_immigration = BooleanProperty(False)
+    """England 3+: the board has a fourth space."""
+    deck = StringProperty("")
+    """Cards left in the invader deck, by stage."""
+    discard = StringProperty("")
+    """The invader discard."""
+    fear_pool = StringProperty("")
+    """Fear markers in the pool and generated."""
+    fear_earned = StringProperty("")
+    """Earned fear cards waiting."""
+    fear_next_level = StringProperty("")
+    """Fear cards to the next terror level."""
+    terror = StringProperty("")
+    """The terror level."""
+    victory = StringProperty("")
+    """The terror level's victory condition and the extra loss conditions."""
+    blight_side = StringProperty("")
+    """The blight card's side."""
+    blight_counts = StringProperty("")
+    """Blight on the card and on the island."""
+    action_label = StringProperty("Done")
+    """What the big button does."""
+    physical = BooleanProperty(False)
+    """Physical deck: the reveal control is shown."""
+    can_reveal = BooleanProperty(False)
+    """A card waits to be named."""
+    can_resolve_fear = BooleanProperty(False)
+    """The fear step with earned cards waiting."""
+    rituals = BooleanProperty(False)
+    """Rituals of Terror: a ritual control is shown."""
+    can_undo = BooleanProperty(False)
+    """Something can be undone."""
+    game_over = BooleanProperty(False)
+    """The game has ended: the quick controls rest."""
+    can_redo = BooleanProperty(False)
+    """Something can be redone."""
+    banner = StringProperty("")
+    """Announcements of this step, until dismissed (one line per kind)."""
+    banner_height = NumericProperty(0)
+    """The banner's height: its lines' natural height, up to half the prompt's column."""
+    timer = StringProperty("")
+    """The Spirit-phase timer, when it is on and the Spirit phase runs."""
+    timer_over = BooleanProperty(False)
+    """The Spirit phase ran past its limit."""
+    view = ObjectProperty(None, allownone=True)
+    """The last TableView shown."""
+    glance = NumericProperty(1.0)
+    """How much larger than on the 800x480 panel the board is drawn (its type and shapes)."""
+    figure = NumericProperty(54)
+    """The height of the board's numbers' row: 54 px at 800x480, scaled with `glance`."""
+    label = NumericProperty(15)
+    """The size of the words beside the board's numbers: 15 px at 800x480 and normal text,
+    scaled with `glance`; the largest text sizes grow it only so far (the cards win)."""
+    terror_numeral = StringProperty("")
+    """I, II, III, or Victory."""
+    victory_line = StringProperty("")
+    """The terror level's victory condition."""
+    terror_goal = StringProperty("")
+    """Fear cards to the next terror level, or to victory."""
+    fear_pool_count = NumericProperty(0)
+    """Fear markers left in the pool."""
+    fear_pool_size = NumericProperty(0)
+    """Fear markers the pool holds."""
+    fear_earned_count = NumericProperty(0)
+    """Earned fear cards waiting."""
+    blight_count = NumericProperty(0)
+    """Blight on the blight card."""
+    blight_on_island = NumericProperty(0)
+    """Blight on the island."""
+    blight_side_key = StringProperty("healthy")
+    """The blight card's side: healthy, still_healthy or blighted (it picks the tile's colour)."""
+    blight_side_label = StringProperty("")
+    """The side in a word or two."""
+    blight_warning = BooleanProperty(False)
+    """At most one player's worth of blight is left on the card."""
+    deck_count = NumericProperty(0)
+    """Cards left in the invader deck."""
+    deck_runs = ListProperty([])
+    """The deck's StageRuns, top first."""
+    discard_count = NumericProperty(0)
+    """Cards in the invader discard."""
+
+    settle_seconds = 0.5
+    """A tap on the big button this soon after the step changed was meant for the step before
+    (a double tap, a bouncing touch): it must not finish the step just begun, unread."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._step: tuple[Any, ...] | None = None
+        self._button_meaning: tuple[Any, ...] | None = None
+        """(round, phase, step), action kind and label: what the big button means now."""
+        self._meant_before: tuple[Any, ...] | None = None
+        self._button_changed_at = -1e9
+        self._game: int | None = None
+        self._banners: dict[str, presenter.Announcement] = {}
+        self._announced: list[list[presenter.Announcement]] = []
+        """What each command this screen carried out announced, oldest first (undo's order)."""
+        self._taken_back: list[list[presenter.Announcement]] = []
+        """What the commands undone announced, for redo."""
+        self._spirit_started: float | None = None
+        self._auto_picker: tuple[Any, ...] | None = None
+        self._fear_picker: FearCardPicker | None = None
+        self._fear_picker_language = ""
+        self._over = False
+        """The game was over when last shown."""
+        self._ticker = Clock.schedule_interval(self._tick, 1)
+
+    def stop_timer(self) -> None:
+        self._ticker.cancel()
+
+    # --- what the shared screens ask of a game's table ---
+
+    @staticmethod
+    def resume_text(state: dict[str, Any]) -> str:
+        """Home's resume button: the round and step, or the score still to enter."""
+        if state["phase"] != "over":
+            return _("Resume game: round {round}, {step}").format(
+                round=state["round"], step=presenter.step_title(state).split(" · ", 1)[-1])
+        if not (state["outcome"] or {}).get("score"):
+            return _("Resume: score the finished game")
+        return ""
+
+    @staticmethod
+    def resume_screen(state: dict[str, Any]) -> str:
+        """Where resuming goes: the score, the setup checklist, or the table."""
+        if state["phase"] == "over":
+            return "end"
+        if state["phase"] == "setup" and state["step"] != "initial_explore":
+            return "checklist"
+        return "table"
+
+    @staticmethod
+    def ready_text(all_ticked: bool) -> str:
+        """The checklist's button on to the table."""
+        return _("All set: on to the first explore") if all_ticked \
+            else _("Set up: on to the first explore")
+
+    @staticmethod
+    def setup_summary(state: dict[str, Any]) -> str:
+        """The checklist's line: players, rules, deck, adversary, scenario and difficulty."""
+        players = state["players"]
+        parts = [_("1 player") if players == 1
+                 else _("{count} players").format(count=players),
+                 _(MODE_NAMES.get(state["mode"], state["mode"])),
+                 _(DECK_NAMES.get(state["deck_mode"], state["deck_mode"]))]
+        if state["adversary"]:  # the state's names are in the language in use already
+            parts.append(f"{state['adversary']['name']} {state['adversary']['level']}")
+        if state["scenario_detail"]:
+            parts.append(state["scenario_detail"]["name"])
+        parts.append(_("difficulty {difficulty}").format(difficulty=state["difficulty"]))
+        return " · ".join(parts)
+
+    def key_pressed(self, key: int, codepoint: str | None, ctrl: bool) -> bool:
+        """A key on a keyboard at the table: Ctrl+Z undo, Ctrl+Y redo, F one fear, Space or
+        Enter the big button. False for any other key."""
+        if ctrl and codepoint == "z":
+            app().send({"cmd": "undo"})
+        elif ctrl and codepoint == "y":
+            app().send({"cmd": "redo"})
+        elif not ctrl and codepoint == "f":
+            app().send({"cmd": "fear", "amount": 1})
+        elif key in DONE_KEYS:
+            self.act()
+        else:
+            return False
+        return True
+
+    def warm_up(self) -> Callable[[], None] | None:
+        """Build the fear-card picker and lay out its rows once, unseen (a list lays out its
+        rows only in the window), so that its first real opening costs what any other does;
+        returns what puts it away again (the app calls that a frame later)."""
+        picker = self.fear_picker()
+        picker.offer(set(), None)
+        picker.opacity = 0
+        picker.open()
+
+        def put_away() -> None:
+            if picker.opacity == 0:
+                picker.dismiss()
+                picker.opacity = 1
+
+        return put_away
+
+    def on_kv_post(self, *_args: Any) -> None:
+        app().bind(text_scale=self.on_size)
+
+    def on_size(self, *_args: Any) -> None:
+        # The panel's own proportions in either orientation: 1280x720 and 720x1280 both 1.5.
+        long_side, short_side = max(self.size), min(self.size)
+        self.glance = max(1.0, min(long_side / dp(800), short_side / dp(480)))
+        self.figure = dp(54) * self.glance
+        text_scale = app().text_scale if app() else 1.0
+        self.label = sp(15) * min(text_scale, 1.2) * self.glance
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.refresh(app().game_state, [])
+
+    def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
+        """Show `state`; `events` are what the command just carried out announced ([] when
+        the screen is only shown again)."""
+        if not state:
+            return
+        was_over, self._over = self._over, state["phase"] == "over"
+        view = presenter.table_view(state)
+        self.view = view
+        if state.get("game") != self._game:  # another game: its news and history are its own
+            self._game, self._announced, self._taken_back = state.get("game"), [], []
+        step = (state["round"], state["phase"], state["step"])
+        meaning = (step, view.action.kind, view.action.label)
+        if meaning != self._button_meaning:
+            # The big button now does something else: a tap in the next moment was meant
+            # for what it did before.
+            self._meant_before, self._button_meaning = self._button_meaning, meaning
+            self._button_changed_at = now()
+        if step != self._step:
+            self._banners = {}
+            if state["phase"] == "spirit" and (self._step is None or self._step[1] != "spirit"):
+                self._spirit_started = time.monotonic()
+            self._step = step
+        if events:
+            self._announce(events, state)
+        elif not self._banners and self.banner:
+            self._show_banners()
+        self._show(view, state)
+        if events and self._over and not was_over and self.manager \
+                and self.manager.current == self.name:
+            app().show("end")  # the command ended the game: on to the score
+
+    def _announce(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+        """Banners: one line per kind; an undo takes back the lines its command announced and
+        says what it took back, a redo brings them again."""
+        undo = next((line for line in map(presenter.undo_line, events) if line), None)
+        if undo is None:
+            lines = presenter.announce(events, state)
+            self._announced = [*self._announced[-(HISTORY_KEPT - 1):], lines]
+            self._taken_back = []
+        elif events[0]["type"] == "undone":
+            lines = []
+            taken = self._announced.pop() if self._announced else []
+            self._taken_back.append(taken)
+            for line in taken:
+                if self._banners.get(line.kind) == line:
+                    del self._banners[line.kind]
+        else:
+            lines = self._taken_back.pop() if self._taken_back else []
+            self._announced.append(lines)
+        for line in [*lines, *([undo] if undo else [])]:
+            self._banners.pop(line.kind, None)  # the newest line of a kind goes last
+            self._banners[line.kind] = line
+        self._show_banners()
+
+    def _show_banners(self) -> None:
+        rows = self.ids.banner_rows
+        rows.clear_widgets()
+        for line in self._banners.values():
+            rows.add_widget(BannerLine(text=line.text, kind=line.kind, scale=self.glance))
+        self.banner = "\n".join(line.text for line in self._banners.values())
+        self._fit_banners()
+
+    def _fit_banners(self, *_args: Any) -> None:
+        """The banner grows with its lines up to BANNER_SHARE of the column; past that its
+        lines scroll (they are never shrunk or cut off)."""
+        if "banner_rows" not in self.ids or "prompt_column" not in self.ids:
+            return  # still being built
+        rows = self.ids.banner_rows
+        if not rows.children:
+            self.banner_height = 0
+            return
+        room = max(self.ids.prompt_column.height * BANNER_SHARE, 60)
+        self.banner_height = min(rows.height + 2 * self.ids.banner.padding[1], room)
+
+    def _show(self, view: TableView, state: dict[str, Any]) -> None:
+        self.title = view.title
+        prompt = view.prompt
+        one_step = self.spirit_as_one_step(state)
+        if one_step:
+            self.title = view.title.rsplit(" · ", 1)[0]  # "Round 2 · Spirit phase"
+            prompt = presenter.spirit_phase_prompt(app().driver.translate)
+        if view.fear_card and state["step"] == "fear":
+            prompt = f"{prompt}\n\n{view.fear_card}"
+        self.prompt = prompt
+        self.reminders = "\n".join(f"• {line}" for line in view.reminders)
+        self.has_high_immigration = "high_immigration" in view.slots
+        for slot in presenter.SLOTS:
+            setattr(self, f"{slot}_cards", list(view.slots.get(slot, ())))
+        self.deck = view.deck
+        self.discard = view.discard
+        self.fear_pool = view.fear_pool
+        self.fear_earned = view.fear_earned
+        self.fear_next_level = view.fear_next_level
+        self.terror = view.terror
+        self.victory = "\n".join([view.victory, *view.loss_conditions])
+        self.blight_side = "\n".join(filter(None, [view.blight_side, view.blight_card]))
+        self.blight_counts = f"{view.blight_on_card}\n{view.blight_on_island}"
+        glance = view.glance
+        self.terror_numeral = glance.terror_numeral
+        self.victory_line = glance.victory_condition
+        self.terror_goal = glance.terror_goal
+        self.fear_pool_count = glance.fear_pool
+        self.fear_pool_size = glance.fear_pool_size
+        self.fear_earned_count = glance.fear_earned
+        self.blight_count = glance.blight_on_card
+        self.blight_on_island = glance.blight_on_island
+        self.blight_side_key = glance.blight_side if glance.blight_side in BLIGHT_SIDE_KEYS \
+            else "healthy"
+        self.blight_side_label = glance.blight_side_label
+        self.blight_warning = glance.blight_warning
+        self.deck_count = glance.deck_count
+        self.deck_runs = list(glance.deck_runs)
+        self.discard_count = glance.discard_count
+        self.action_label = view.action.label
+        self.physical = view.physical
+        self.can_reveal = view.can_reveal
+        self.can_resolve_fear = view.can_resolve_fear
+        self.rituals = view.rituals
+        self.game_over = state["phase"] == "over"
+        self.can_undo = bool(state.get("can_undo"))
+        self.can_redo = bool(state.get("can_redo"))
+        self._tick()
+        # A card to name opens its picker by itself once per step; the button reopens it.
+        if view.action.kind in ("reveal", "next_blight_card") and self.manager \
+                and self.manager.current == self.name:
+            key = (state["round"], state["step"], state["invader"]["deck_count"],
+                   view.action.kind)
+            if key != self._auto_picker:
+                self._auto_picker = key
+                Clock.schedule_once(lambda *_: self.act(tapped=False), 0)
+
+    def _tick(self, *_args: Any) -> None:
+        state = app().game_state if app() else None
+        if not (app() and app().spirit_timer and state and state["phase"] == "spirit"
+                and self._spirit_started is not None):
+            self.timer, self.timer_over = "", False
+            return
+        elapsed = int(time.monotonic() - self._spirit_started)
+        limit = app().spirit_timer_limit * 60
+        clock = f"{elapsed // 60}:{elapsed % 60:02d}"
+        if limit:
+            self.timer = _("Spirit phase {time} of {limit}").format(
+                time=clock, limit=f"{limit // 60}:00")
+        else:
+            self.timer = _("Spirit phase {time}").format(time=clock)
+        self.timer_over = bool(limit) and elapsed > limit
+
+    # --- taps ---
+
+    def too_soon(self) -> bool:
+        """The big button changed its meaning less than `settle_seconds` ago."""
+        return (self._meant_before is not None
+                and now() - self._button_changed_at < self.settle_seconds)
+
+    def act(self, tapped: bool = True) -> None:
+        """The big button: finish the step, or ask for what the step still needs. A tap too
+        soon after the button changed was meant for what it did before (a double tap, a
+        bouncing touch): it finishes nothing (`tapped` False: the app opens a picker)."""
+        if not self.view:
+            return
+        state = app().game_state
+        if tapped and self.too_soon():
+            assert self._meant_before is not None
+            (_, _, step), kind, _ = self._meant_before
+            if kind == "next" and step != state["step"]:
+                # Sent as meant, with its step: the driver refuses it and nothing changes.
+                app().send({"cmd": "next", "step": step}, quiet=True)
+            return
+        kind = self.view.action.kind
+        step = state["step"]
+        if kind == "reveal":
+            self.pick_invader_card()
+        elif kind == "resolve_fear":
+            if app().game_state["fear"]["card"]:  # already named: resolve that one
+                app().send({"cmd": "resolve_fear"})
+            else:
+                self.pick_fear_card()
+        elif kind == "next_blight_card":
+            self.pick_blight_card()
+        elif kind == "end":
+            app().show("end")
+        elif self.spirit_as_one_step(state):
+            # Growth, energy and cards in one tap: each step is still its own command.
+            for spirit_step in presenter.SPIRIT_STEPS[presenter.SPIRIT_STEPS.index(step):]:
+                if not app().send({"cmd": "next", "step": spirit_step}):
+                    return
+        else:
+            app().send({"cmd": "next", "step": step})
+
+    @staticmethod
+    def spirit_as_one_step(state: dict[str, Any]) -> bool:
+        """The table takes the Spirit phase as one step (a setting) and it is under way."""
+        return bool(app().spirit_one_step and state.get("phase") == "spirit"
+                    and state.get("step") in presenter.SPIRIT_STEPS
+                    and not state["invader"]["awaiting_reveal"])
+
+    def dismiss_banner(self) -> None:
+        self._banners = {}
+        self._show_banners()
+
+    def pick_invader_card(self) -> None:
+        state = app().game_state
+        if not state or not state["invader"]["awaiting_reveal"]:
+            return
+        picker = CardPicker(title=_("Which card came up? ({expected})").format(
+                                expected=_expected(state)),
+                            when_picked=lambda card: app().send({"cmd": "reveal", "card": card}))
+        picker.fill([_invader_choice(card) for card in state["invader"]["candidates"]])
+        picker.open()
+
+    def fear_picker(self) -> FearCardPicker:
+        """The fear-card picker, built once (again only in another language)."""
+        if self._fear_picker is None or self._fear_picker_language != i18n.language():
+            self._fear_picker = FearCardPicker(when_picked=self._resolve_fear)
+            self._fear_picker.fill([
+                {"value": card["id"], "text": _(card["name"]), "expansion": expansion,
+                 "detail": _(app().catalogue["expansions"].get(expansion, expansion))}
+                for expansion, cards in app().catalogue["fear_cards"].items()
+                for card in cards])
+            self._fear_picker_language = i18n.language()
+        return self._fear_picker
+
+    def pick_fear_card(self) -> None:
+        state = app().game_state
+        if not state or not state["fear"]["earned"]:
+            return
+        picker = self.fear_picker()
+        picker.offer(set(state["fear"]["seen"]), app().expansions_in_play())
+        picker.open()
+
+    def _resolve_fear(self, card: str) -> None:
+        """A named card is turned over: its effect shows until Done resolves it. Without a
+        name the app only counts the card as resolved."""
+        if card:
+            app().send({"cmd": "fear_card", "card": card})
+        else:
+            app().send({"cmd": "resolve_fear"})
+
+    def pick_blight_card(self) -> None:
+        """Name a blight card: the one drawn face down has flipped, or a Still-Healthy card
+        ran out and the next was drawn to replace it."""
+        blight = app().game_state["blight"]
+        used = set(blight["earlier_cards"])
+        choices = [{"value": card["id"], "text": _(card["name"]),
+                    "detail": _(app().catalogue["expansions"].get(expansion, expansion))}
+                   for expansion, cards in app().catalogue["blight_cards"].items()
+                   if expansion in app().expansions_in_play()
+                   for card in cards if card["id"] not in used]
+        title = (_("Which blight card is it? Turn it over and tap its name.")
+                 if blight["side"] == "healthy" else _("Which blight card did you draw?"))
+        picker = CardPicker(title=title,
+                            when_picked=lambda card: app().send({"cmd": "next_blight_card",
+                                                             "card": card}))
+        picker.fill(choices)
+        picker.open()
+
+    def open_menu(self) -> None:
+        GameMenu().open()
+
+    def show_details(self, panel: str) -> None:
+        """The sentences behind a panel's numbers: "fear", "blight" or "deck"."""
+        if not self.view:
+            return
+        glance = self.view.glance
+        titles = {"fear": _("Terror and fear"), "blight": _("Blight"),
+                  "deck": _("Invader deck")}
+        lines = {"fear": glance.fear_details, "blight": glance.blight_details,
+                 "deck": glance.deck_details}[panel]
+        DetailsPopup(title=titles[panel], text="\n\n".join(lines)).open()
+
+
+BANNER_SHARE = 0.38
+"""The most of the prompt's column the banner takes: the prompt and reminders keep the rest."""
+
+HISTORY_KEPT = 500
+"""Commands whose banner lines an undo can still take back."""
+
+
+class BannerLine(GrowLabel):
+    """One line of news on the table's banner."""
+
+    kind = StringProperty("")
+    """The kind of news (an event type, or "undo")."""
+    scale = NumericProperty(1.0)
+    """The table's scale with the window (its `glance`)."""
+
+
+class GameMenu(InstantPopup):
+    """Ending, leaving or abandoning the game: the things not needed every step."""
+
+    def declare(self, result: str, reason: str | None = None) -> None:
+        command: dict[str, Any] = {"cmd": "declare", "result": result}
+        if reason:
+            command["reason"] = reason
+
+        def go() -> None:
+            self.dismiss()
+            if app().send(command):
+                app().show("end")
+
+        if result == "defeat":
+            ask_then(_("Declare the game lost? (Undo can take it back.)"), _("We lost"), go,
+                     app().confirm_destructive)
+        else:
+            go()
+
+    def abandon(self) -> None:
+        def go() -> None:
+            self.dismiss()
+            app().send({"cmd": "abandon"})
+            app().reload_state()
+            app().show("home")
+
+        ask_then(_("Abandon this game? It stays in the list of games but cannot be resumed."),
+                 _("Abandon"), go, app().confirm_destructive)
+
+    def go_home(self) -> None:
+        self.dismiss()
+        app().show("home")
+
+    def settings(self) -> None:
+        self.dismiss()
+        app().open_settings()
+
+
+def _expected(state: dict[str, Any]) -> str:
+    stage = state["invader"]["expected_stage"]
+    return _("Stage {stage}").format(stage=ROMAN.get(stage, "?")) if stage else _("any card")
+
+
+def _invader_choice(card_id: str) -> dict[str, Any]:
+    face = presenter.card_face(card_id)
+    colour = face.terrains[0].colour if face.terrains else NEUTRAL_CARD
+    terrains = " + ".join(chip.name for chip in face.terrains)
+    stage = face.stage or _("special card")
+    detail = stage if terrains == face.name else f"{stage} · {terrains}"
+    return {"value": face.id, "text": face.name, "detail": detail,
+            "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
+
