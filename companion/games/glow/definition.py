@@ -10,6 +10,7 @@ from companion.core.phrases import Translate, render
 
 from . import data
 from .commands import COMMANDS, NewGame
+from .history import HISTORY, help_step, standings
 from .parse import command_to_dict, parse_command
 from .record import state_from_record, state_to_record
 from .rules import decide, start
@@ -38,6 +39,7 @@ def summary(state: State) -> dict[str, Any]:
         "result": ", ".join(render(who(state, i)) for i in best) if finished else None,
         "reason": ("shared" if len(best) > 1 else "win") if finished else None,
         "score": None if top is None else top.total,
+        **standings(state),
     }
 
 
@@ -96,4 +98,6 @@ GLOW = Game(
     setup_checklist=checklist,
     catalogue_domains=(CATALOGUE_DOMAIN,),
     catalogue_texts=catalogue_texts,
+    history=HISTORY,
+    help_step=help_step,
 )

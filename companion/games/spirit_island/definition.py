@@ -13,6 +13,7 @@ from .catalogue import catalogue
 from .codec import state_from_record, state_to_record
 from .course import round_series
 from .game import decide, start
+from .history import HISTORY
 from .reads import plan_read
 from .reminders import setup_checklist
 from .state import GameState
@@ -64,6 +65,11 @@ TAG_KINDS = {
 """What players call the kinds of `tag_cards` (their ids are the tag file's, fixed)."""
 
 
+def help_step(state: dict[str, Any]) -> str | None:
+    """The rules' step for the table's "?": the phase and its step, "invader/ravage"."""
+    return f"{state.get('phase', '')}/{state.get('step', '')}"
+
+
 SPIRIT_ISLAND = Game(
     id="spirit-island",
     name="Spirit Island",
@@ -88,4 +94,6 @@ SPIRIT_ISLAND = Game(
     setup_form="companion.games.spirit_island.ui.setup:SpiritIslandForm",
     screens={"end": "companion.games.spirit_island.ui.end:EndScreen"},
     setup_checklist=setup_checklist,
+    history=HISTORY,
+    help_step=help_step,
 )
