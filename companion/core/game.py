@@ -70,12 +70,14 @@ class Setting:
     key: str
     """"section/option" in companion.ini, e.g. "companion/spirit_one_step"."""
     kind: str
-    """"switch" (on or off) or "expansions" (the game catalogue's expansions, each on or off;
-    kept by the app as `expansions`)."""
+    """"switch" (on, stored as "1", or off, "0") or "number" (a whole number from 0, with
+    − and + buttons)."""
     label: str
     """The title, in English (translated where it is shown)."""
     help: str = ""
     """One line under the title, in English."""
+    default: str = "0"
+    """Its value in a new companion.ini."""
 
 
 @dataclass(frozen=True)

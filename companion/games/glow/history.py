@@ -15,6 +15,7 @@ from companion.core.history import (
     Words,
     result_word,
 )
+from companion.core.phrases import Listing
 from companion.i18n import N_
 
 from . import data
@@ -37,10 +38,8 @@ def _name(entry: dict[str, Any], words: Words) -> str:
 
 
 def _names(names: list[str], words: Words) -> str:
-    if len(names) == 1:
-        return names[0]
-    return words._("{first} and {last}").format(first=", ".join(names[:-1]),
-                                                      last=names[-1])
+    """"Ada", "Ada and Bo"."""
+    return Listing(names, "").render(words._)
 
 
 def winner_text(row: Row, words: Words) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.game import Course, Game, TagKind
+from companion.core.game import Course, Game, Setting, TagKind
 from companion.i18n import N_
 
 from . import commands as c
@@ -70,6 +70,17 @@ def help_step(state: dict[str, Any]) -> str | None:
     return f"{state.get('phase', '')}/{state.get('step', '')}"
 
 
+SETTINGS = (
+    Setting("companion/spirit_timer", "switch", N_("Spirit-phase timer"),
+            N_("Show how long the Spirit phase has taken")),
+    Setting("companion/spirit_timer_limit", "number", N_("Spirit-phase limit (minutes)"),
+            N_("0 for no limit; the timer turns red past it")),
+    Setting("companion/spirit_one_step", "switch", N_("Spirit phase as one step"),
+            N_("Growth, energy and playing cards in one tap instead of three")),
+)
+"""Spirit Island's own settings (their companion.ini keys as ever), under its name."""
+
+
 SPIRIT_ISLAND = Game(
     id="spirit-island",
     name="Spirit Island",
@@ -96,4 +107,5 @@ SPIRIT_ISLAND = Game(
     setup_checklist=setup_checklist,
     history=HISTORY,
     help_step=help_step,
+    settings=SETTINGS,
 )
