@@ -148,9 +148,9 @@ class GameHistory:
     result: Callable[[Row, Words], tuple[str, str]] = plain_result
     """The detail's result and why ("Defeat", "The island is overrun."); the row has the
     view's "outcome" (None until the game ends)."""
-    series: Callable[[list[dict[str, Any]]], list[Series]] = lambda per_round: []
-    """The detail's charts from `game_detail`'s "per_round", drawn when a value is in one
-    (none: the facts alone)."""
+    series: Callable[[Row], list[Series]] = lambda detail: []
+    """The detail's charts from `game_detail`'s answer (its "per_round" above all), drawn when
+    a value is in one (none: the facts alone)."""
     won: Callable[[Row], bool | None] = won_when_result_wins
     """Whether a finished game was won; None for a game nobody wins together (competitive):
     the statistics count it as played only."""

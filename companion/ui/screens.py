@@ -489,7 +489,7 @@ class HistoryDetailScreen(Screen):
             else self.result_text
         score = game.get("score")
         self.score_text = words().points(score) if score is not None else _("not scored")
-        self.series = history.series(game["per_round"])
+        self.series = history.series(game)
         self.has_rounds = any(series.values for series in self.series)
         self._show_facts()
         self._show_series()

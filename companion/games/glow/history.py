@@ -45,8 +45,11 @@ def _names(names: list[str], words: Words) -> str:
 def winner_text(row: Row, words: Words) -> str | None:
     """"won by Ada, 78 to 72"; "shared by Ada and Bo, 70 to 64"; None before the end."""
     standing = row["details"].get("standings") or []
-    if row.get("status") != "finished" or not standing:
+    if row.get("status") != "finished":
         return None
+    if not standing:  # saved before the details were kept: the winners' names alone
+        return words._("won by {names}").format(names=row["result"]) if row.get("result") \
+            else None
     top = [entry for entry in standing if entry["rank"] == 1]
     rest = [entry["score"] for entry in standing if entry["rank"] > 1]
     names = _names([_name(entry, words) for entry in top], words)
@@ -69,9 +72,11 @@ def _days(row: Row, words: Words) -> str:
 
 
 def line(row: Row, words: Words) -> str:
-    """"Sea of Darkness · won by Bo, 78 to 72 · 8 days"."""
+    """"Sea of Darkness · won by Bo, 78 to 72 · 8 days" (· scoring only, for a game whose
+    end scoring alone was entered)."""
     return " · ".join([_board(row, words), winner_text(row, words) or result_word(row, words),
-                       _days(row, words)])
+                       words._("scoring only") if row.get("mode") == "scoring"
+                       else _days(row, words)])
 
 
 def facts(row: Row, words: Words) -> list[Fact]:
@@ -106,9 +111,12 @@ def result(row: Row, words: Words) -> tuple[str, str]:
             else words.ngettext("{score} point", "{score} points", score).format(score=score))
 
 
-def series(per_round: list[dict[str, Any]]) -> list[Series]:
-    """The leader's score on the track at each day's end (the end scoring comes after)."""
-    days = [tally for tally in per_round if tally.get("scores") and tally.get("round")]
+def series(detail: Row) -> list[Series]:
+    """The leader's score on the track at each day's end (the end scoring comes after); none
+    for a game scored only."""
+    if detail.get("mode") == "scoring":
+        return []
+    days = [tally for tally in detail["per_round"] if tally.get("scores") and tally.get("round")]
     if not days:
         return []
     return [Series("leader", N_("Best score on the track at the end of each day"),

@@ -3,8 +3,6 @@ guardians; the wrath and the crystals left round by round; wins by leviathan."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.core.history import (
     Fact,
     GameHistory,
@@ -51,9 +49,9 @@ def facts(row: Row, words: Words) -> list[Fact]:
             Fact("guardians", words._("Guardians"), _guardians(row, words))]
 
 
-def series(per_round: list[dict[str, Any]]) -> list[Series]:
+def series(detail: Row) -> list[Series]:
     """The wrath (bars) and the crystals left (a line) at each round's end."""
-    rounds = [tally for tally in per_round if "wrath" in tally]
+    rounds = [tally for tally in detail["per_round"] if "wrath" in tally]
     if not rounds:
         return []
     return [Series("wrath", N_("Wrath at the end of each round"), [t["wrath"] for t in rounds],

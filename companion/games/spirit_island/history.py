@@ -4,7 +4,6 @@ and terror chart, and wins by adversary and level in the statistics."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from companion.core.history import (
     Fact,
@@ -60,10 +59,10 @@ def facts(row: Row, words: Words) -> list[Fact]:
     ]
 
 
-def series(per_round: list[dict[str, Any]]) -> list[Series]:
+def series(detail: Row) -> list[Series]:
     """Fear generated (bars), blight on the island (a line), the terror level (bars to IV);
     the plots are there (empty) before the first round too."""
-    rounds = [tally for tally in per_round if "fear_generated" in tally]
+    rounds = [tally for tally in detail["per_round"] if "fear_generated" in tally]
     return [
         Series("fear", N_("Fear generated each round"), [t["fear_generated"] for t in rounds],
                "bars", "chart_fear"),
