@@ -495,9 +495,16 @@ class HistoryDetailScreen(Screen):
         self._show_series()
         return True
 
+    def _forget_ids(self, kind: str) -> None:
+        """Take the last game's facts or plots out of the ids (another game has others)."""
+        for name in self.__dict__.pop(f"{kind}_ids", []):
+            self.ids.pop(name, None)
+
     def _show_facts(self) -> None:
         box = self.ids.game_facts
         box.clear_widgets()
+        self._forget_ids("facts")
+        self.__dict__["facts_ids"] = [fact.id for fact in self.facts]
         for fact in self.facts:
             row = Factory.FactRow(name=fact.label, value=fact.value)
             box.add_widget(row)
@@ -509,12 +516,14 @@ class HistoryDetailScreen(Screen):
         for widget in self.__dict__.pop("plots_shown", []):
             box.remove_widget(widget)
         shown: list[Any] = []
+        self._forget_ids("plots")
+        self.__dict__["plots_ids"] = [f"{series.id}_plot" for series in self.series]
         colours = app().colours
         for number, series in enumerate(self.series, start=1):
             last = number == len(self.series)
-            shown.append(Factory.ChartTitle(
-                text=_(series.title) if self.has_rounds else "",
-                color=colours.get(series.colour, colours["text"])))
+            title = Factory.ChartTitle(text=_(series.title) if self.has_rounds else "")
+            title.color = colours.get(series.colour, colours["text"])  # after the style's
+            shown.append(title)
             plot = Factory.RoundPlot(
                 values=list(series.values), style=series.style,
                 colour=colours.get(series.colour, colours["text"]),
