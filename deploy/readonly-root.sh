@@ -115,7 +115,19 @@ enable() {
         printf '%s\n' "overlayroot=\"tmpfs:recurse=0\"" >"$OVERLAY_CONF"
         say "overlay set in $OVERLAY_CONF"
     fi
-    update-initramfs -u >/dev/null 2>&1 || say "note: update-initramfs failed; run it yourself"
+    # The overlay is set up by the initramfs: without overlayroot's hook in it the next boot is
+    # an ordinary writable one. Rebuilding it runs a small program per kernel module, which
+    # takes a minute or more on a Pi.
+    say "rebuilding the initramfs with overlayroot in it (a minute or more)"
+    local log
+    log=$(mktemp)
+    if ! update-initramfs -u >"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        rm -f "$log"
+        die "update-initramfs failed (above), so the root stays writable at the next boot; fix \
+it and run: sudo update-initramfs -u"
+    fi
+    rm -f "$log"
     say "done: reboot, and the root filesystem is a RAM overlay; games stay on $device."
     say "before each update: sudo $0 --disable, reboot, update, --enable again, reboot."
 }
