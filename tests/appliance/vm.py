@@ -111,7 +111,9 @@ while True:
                    "err": p.stderr.decode(errors="replace")}
         except subprocess.TimeoutExpired:
             ans = {"id": req["id"], "rc": -1, "out": "", "err": "timeout"}
-        os.write(port.fileno(), json.dumps(ans).encode() + b"\n")
+        out = json.dumps(ans).encode() + b"\n"
+        while out:  # a virtio port takes at most 32 KiB a write
+            out = out[os.write(port.fileno(), out):]
 '''
 
 AGENT_UNIT = """[Unit]
@@ -895,9 +897,9 @@ def check_readonly_root(vm: Vm, report: Report) -> None:
     vm.initrd.write_bytes(base64.b64decode(packed))
     for step in ("enable", "play"):
         vm.agent.run("systemctl reboot", timeout=2)
-        vm.proc.wait(120)  # type: ignore[union-attr]
+        vm.proc.wait(300)  # type: ignore[union-attr]
         vm.start()
-        if not vm.agent.wait(BOOT_LIMIT):
+        if not vm.agent.wait(BOOT_LIMIT * 2):
             report.add(name, False, f"no boot after {step}")
             return
         if step == "enable":
