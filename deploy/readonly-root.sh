@@ -96,10 +96,17 @@ enable() {
     fi
     findmnt -n "$DATA" >/dev/null || mount "$DATA"
 
-    if ! dpkg-query -W -f='${Status}' overlayroot 2>/dev/null | grep -q "install ok installed"; then
-        say "installing overlayroot"
+    # overlayroot's script in the initramfs runs grep, which only busybox puts there: without
+    # it the script fails ("grep: not found") and the root stays writable.
+    local package missing=()
+    for package in overlayroot busybox; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+            || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+        say "installing ${missing[*]}"
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            overlayroot >/dev/null
+            "${missing[@]}" >/dev/null
     fi
     file=$(cmdline_file)
     if [[ -n "$file" ]]; then

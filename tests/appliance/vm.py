@@ -36,11 +36,13 @@ LOG = Path("/tmp/appliance-vm.log")
 MIRROR = os.environ.get("APPLIANCE_MIRROR", "http://deb.debian.org/debian")
 # What the base root holds besides minbase: a kernel and init to boot, what Kivy's bundled SDL
 # opens under KMS/DRM (GBM, EGL, GLES, Mesa's software driver), the installer's needs, and tools
-# the checks use (fuser, lsusb). overlayroot is the read-only-root option's package.
+# the checks use (fuser, lsusb). overlayroot and busybox are the read-only-root option's
+# packages, which readonly-root.sh would install (the VM has no network): overlayroot's script
+# in the initramfs runs grep, which only busybox puts there.
 BASE_PACKAGES = [
     "linux-image-amd64", "systemd-sysv", "udev", "kmod", "dbus", "python3", "python3-venv",
     "libgbm1", "libegl1", "libgles2", "libgl1", "libgl1-mesa-dri", "libdrm2", "libmtdev1", "psmisc",
-    "usbutils", "procps", "e2fsprogs", "ca-certificates", "overlayroot",
+    "usbutils", "procps", "e2fsprogs", "ca-certificates", "overlayroot", "busybox",
 ]
 SCREEN = (800, 480)  # the Pi's 7-inch touchscreen
 APPEND = "root=/dev/vda rw console=ttyS0 loglevel=4 systemd.show_status=false"
