@@ -24,6 +24,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scrollview import ScrollView
 
 from companion import i18n
+from companion.games.glow.texts import WORDS
 from companion.i18n import N_, _
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, Stepper
@@ -83,12 +84,16 @@ class PlayerRow(BoxLayout):
     """The colour's id."""
     colour_text = StringProperty("")
     """The colour's name in the language in use."""
+    seat_text = StringProperty("")
+    """"Player 1", in the language in use."""
     swatch = ListProperty([0.3, 0.3, 0.3, 1])
     ink = ListProperty([1, 1, 1, 1])
     form = ObjectProperty(None)
     """The GlowForm it belongs to (which opens the colour picker)."""
 
     def on_colour(self, *_args: Any) -> None:
+        # The game's own words (its catalogue): the same "Player 1" as its prompts say.
+        self.seat_text = _(WORDS["player"]).format(number=self.seat + 1)
         self.colour_text = colour_name(self.colour)
         self.swatch = colour_rgba(self.colour)
         self.ink = rgba(text_colour_on(COLOURS[self.colour][1])) if self.colour in COLOURS \
@@ -119,6 +124,8 @@ class GlowForm(ScrollView):
     """The numbers the players changed, as new_game's fields."""
     numbers_text = StringProperty("")
     """The button that shows the numbers: how many are corrected."""
+    board_names = DictProperty({})
+    """The board sides' names in the language in use (the game's own words)."""
 
     def on_kv_post(self, *_args: Any) -> None:
         self._steppers: list[NumberStepper] = []
@@ -161,6 +168,7 @@ class GlowForm(ScrollView):
         self.corrections = remembered_corrections(last, self.catalogue())
 
     def retranslate(self) -> None:
+        self.board_names = {board: _(WORDS[board]) for board in BOARDS}
         for row in self._rows:
             row.on_colour()
         self._show_numbers()

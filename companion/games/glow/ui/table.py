@@ -36,7 +36,6 @@ PHASES = ("morning", "late_morning", "noon", "afternoon", "evening")
 PHASE_NAMES = {"morning": N_("Morning"), "late_morning": N_("Late morning"),
                "noon": N_("Noon"), "afternoon": N_("Afternoon"), "evening": N_("Evening"),
                "over": N_("End scoring")}
-BOARD_NAMES = {"realm": N_("Realm of Shadows"), "sea": N_("Sea of Darkness")}
 CATEGORIES = ("cards", "board", "glowworms", "companions", "trails")
 """end_score's fields besides the track's score and the reroll tokens left."""
 NEUTRAL = "#5A5F66"
@@ -451,7 +450,7 @@ class GlowTableScreen(Screen):
         starter = state["players"][state["start_player"]]["name"]
         mode = _("end scoring only") if state["mode"] == "scoring" else _(
             "{name} starts").format(name=starter)
-        return " · ".join([_(BOARD_NAMES.get(state["board"], state["board"])), names, mode])
+        return " · ".join([state["board_name"], names, mode])
 
     @staticmethod
     def resume_text(state: dict[str, Any]) -> str:
@@ -489,7 +488,7 @@ class GlowTableScreen(Screen):
         self.phase = phase
         self.over = phase == "over"
         self.scored = state["outcome"] is not None
-        board = _(BOARD_NAMES.get(state["board"], state["board"]))
+        board = state["board_name"]
         if self.over:
             self.title = _("Glow · {board} · end scoring").format(board=board)
         else:
