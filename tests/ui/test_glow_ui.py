@@ -177,3 +177,97 @@ def score_the_digest_s_example(ui: Harness) -> None:
     assert ui.screen.scored and ui.screen.banner == state["prompt"]["text"]
     shown_matches_state(ui)
     look(ui, "scoring-result")
+
+
+def play_to_the_end(ui: Harness) -> None:
+    while ui.state["phase"] != "over":
+        done(ui)
+
+
+@pytest.mark.parametrize(("players", "board"), [(2, "sea"), (3, "realm"), (3, "sea"),
+                                                (4, "realm"), (4, "sea")])
+def test_a_whole_game_is_played_through_the_window_and_scored_in_one_tap_per_player(
+        ui: Harness, players: int, board: str) -> None:
+    start(ui, players=players, board=board, start_player=None)
+    first = ui.state["start_player"]
+    table = ui.screen
+    tile = tiles(ui)[players - 1]
+    ui.tap(tile.ids.name)  # the player panel: a companion from the card list
+    panel = ui.popup()
+    ui.tap(panel.ids.add_companion)
+    ui.pick("glow-A11")  # Briki, worth 6
+    assert ui.state["players"][players - 1]["companions"][0]["card"] == "glow-A11"
+    if board == "realm":
+        ui.tap(panel.ids.camp)
+        ui.pick("8")
+    else:
+        ui.tap(panel.ids.boat_0)
+        ui.pick("9")
+    ui.tap(panel.ids.close)
+    player = ui.state["players"][players - 1]
+    assert player["board_value"] == 8 and tile.threshold_text == "glowworms 0 / companions 1"
+    assert not tile.ids.threshold.color == ui.app.colours["text"]  # threshold not met: marked
+    play_to_the_end(ui)
+    # Seven evenings passed the marker left; the eighth ended the game.
+    assert ui.state["start_player"] == (first + 7) % players
+    for tile in tiles(ui):
+        ui.tap(tile.ids.accept)
+    state = ui.state
+    assert state["outcome"] is not None
+    last = state["players"][players - 1]
+    assert last["end"]["cards"] == 6 and last["end"]["board"] == 8
+    assert table.scored and table.done_text == "Home"
+    shown_matches_state(ui)
+    ui.tap_id("done")
+    assert ui.app.screens.current == "home"
+
+
+def test_scoring_only_goes_straight_to_the_scoring_and_ranks_ties_by_reroll_tokens(
+        ui: Harness) -> None:
+    start(ui, players=3, board="sea", mode="scoring", names=("Ada", "Bo", "Cy"))
+    table = ui.screen
+    assert table.over and "end scoring" in table.title
+    assert all(not tile.can_accept for tile in tiles(ui))  # nothing tracked: entered by hand
+    for player, (track, tokens) in enumerate(((50, 1), (50, 3), (40, 0))):
+        ui.tap_id("done")  # the next player's scoring
+        panel = ui.popup()
+        assert panel.player == player
+        panel.ids.end_track.value = track
+        panel.ids.end_reroll_tokens.value = tokens
+        ui.tap(panel.ids.save)
+    state = ui.state
+    assert state["outcome"]["ranking"] == [[1], [0], [2]]
+    assert "Bo and Ada both have 60" in table.tie_break
+    assert [tile.rank_text.split(" ·")[0] for tile in tiles(ui)] == ["Rank 2", "Rank 1",
+                                                                    "Rank 3"]
+
+
+def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,
+                                                                tmp_path: Path) -> None:
+    start(ui, players=3, board="realm", start_player=0)
+    done(ui)
+    first = tiles(ui)[0]
+    ui.tap(first.ids.score_up)
+    assert ui.state["players"][0]["score"] == 11
+    ui.tap_id("undo")
+    assert ui.state["players"][0]["score"] == 10 and first.score == 10
+    ui.tap_id("redo")
+    assert first.score == 11
+    ui.tap_id("done")  # late morning: Done, then noon asks "nothing forgotten?"
+    ui.tap_id("done")
+    assert ui.popup() is not None and ui.state["phase"] == "noon"
+    ui.popup().dismiss()
+    ui.frames(2)
+    assert ui.state["phase"] == "noon"  # not confirmed: nothing moved on
+    ui.close()
+    again = Harness(tmp_path / "games.db")
+    try:
+        assert again.screen.resume_text == "Resume Glow: day 1, noon"
+        again.tap_id("resume")
+        assert again.app.screens.current == "table-glow"
+        state = again.state
+        assert (state["phase"], state["players"][0]["score"]) == ("noon", 11)
+        assert tiles(again)[0].score == 11
+    finally:
+        again.close()
+        ui.app = again.app  # the fixture closes this one
