@@ -206,7 +206,7 @@ def test_a_whole_game_is_played_through_the_window_and_scored_in_one_tap_per_pla
     ui.tap(panel.ids.close)
     player = ui.state["players"][players - 1]
     assert player["board_value"] == 8 and tile.threshold_text == "glowworms 0 / companions 1"
-    assert not tile.ids.threshold.color == ui.app.colours["text"]  # threshold not met: marked
+    assert tile.ids.threshold.color != ui.app.colours["text"]  # threshold not met: marked
     play_to_the_end(ui)
     # Seven evenings passed the marker left; the eighth ended the game.
     assert ui.state["start_player"] == (first + 7) % players
