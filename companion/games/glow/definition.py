@@ -96,4 +96,7 @@ GLOW = Game(
     setup_checklist=checklist,
     catalogue_domains=(CATALOGUE_DOMAIN,),
     catalogue_texts=catalogue_texts,
+    layouts="glow",
+    table_screen="companion.games.glow.ui.table:GlowTableScreen",
+    setup_form="companion.games.glow.ui.setup:GlowForm",
 )
