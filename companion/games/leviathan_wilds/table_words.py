@@ -13,17 +13,24 @@ from typing import Any
 from companion.core.phrases import Translate
 from companion.i18n import N_
 
+from .data import LEVIATHANS
+
 Plural = Callable[[str, str, int], str]
 """ngettext: the form of a text a count takes."""
 
 STEP_NAMES = {"reveal": N_("1 Reveal a threat"), "activate": N_("2 Activate"),
               "resolve": N_("3 Resolve the threat"), "draw": N_("4 Draw"),
               "over": N_("Game over")}
+DIFFICULTY_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
+                    "expert": N_("expert")}
 
 
 def names(_: Translate) -> dict[str, dict[str, str]]:
-    """The words for the ids the state holds, for the phones' page: the steps."""
-    return {"steps": {key: _(text) for key, text in STEP_NAMES.items()}}
+    """The words for the ids the state holds, for the phones' page: the steps, the
+    difficulties and the leviathans' names (the view gives them in English)."""
+    return {"steps": {key: _(text) for key, text in STEP_NAMES.items()},
+            "difficulties": {key: _(text) for key, text in DIFFICULTY_NAMES.items()},
+            "leviathans": {lev.name: _(lev.name) for lev in LEVIATHANS.values()}}
 
 
 def state_banner(state: dict[str, Any], _: Translate,

@@ -25,7 +25,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.leviathan_wilds.data import THREATS_PER_LEVIATHAN, threat_card_id
-from companion.games.leviathan_wilds.table_words import STEP_NAMES, state_banner
+from companion.games.leviathan_wilds.table_words import (
+    DIFFICULTY_NAMES,
+    STEP_NAMES,
+    state_banner,
+)
 from companion.i18n import N_, _, ngettext
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, InstantPopup, ask_then
@@ -36,8 +40,6 @@ WILD = "#0F6B6B"
 """A threat's wild half: the game's turquoise, dark enough for white text."""
 FACE_DOWN = "#4A4F55"
 
-DIFFICULTY_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
-                    "expert": N_("expert")}
 STRIKE_AMOUNTS = range(1, 7)
 AP_VALUES = range(0, 7)
 """The AP a card can give, as the AP card picker offers them."""
