@@ -96,10 +96,17 @@ enable() {
     fi
     findmnt -n "$DATA" >/dev/null || mount "$DATA"
 
-    if ! dpkg-query -W -f='${Status}' overlayroot 2>/dev/null | grep -q "install ok installed"; then
-        say "installing overlayroot"
+    # overlayroot's script in the initramfs runs grep, which only busybox puts there: without
+    # it the script fails ("grep: not found") and the root stays writable.
+    local package missing=()
+    for package in overlayroot busybox; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+            || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+        say "installing ${missing[*]}"
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            overlayroot >/dev/null
+            "${missing[@]}" >/dev/null
     fi
     file=$(cmdline_file)
     if [[ -n "$file" ]]; then
@@ -115,7 +122,19 @@ enable() {
         printf '%s\n' "overlayroot=\"tmpfs:recurse=0\"" >"$OVERLAY_CONF"
         say "overlay set in $OVERLAY_CONF"
     fi
-    update-initramfs -u >/dev/null 2>&1 || say "note: update-initramfs failed; run it yourself"
+    # The overlay is set up by the initramfs: without overlayroot's hook in it the next boot is
+    # an ordinary writable one. Rebuilding it runs a small program per kernel module, which
+    # takes a minute or more on a Pi.
+    say "rebuilding the initramfs with overlayroot in it (a minute or more)"
+    local log
+    log=$(mktemp)
+    if ! update-initramfs -u >"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        rm -f "$log"
+        die "update-initramfs failed (above), so the root stays writable at the next boot; fix \
+it and run: sudo update-initramfs -u"
+    fi
+    rm -f "$log"
     say "done: reboot, and the root filesystem is a RAM overlay; games stay on $device."
     say "before each update: sudo $0 --disable, reboot, update, --enable again, reboot."
 }

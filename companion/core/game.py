@@ -12,6 +12,7 @@ class as "module:Class"), so that reading the record imports no Kivy and no file
 
 from __future__ import annotations
 
+import gettext
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +56,24 @@ class CardRead:
     `choose_<kind>` method), e.g. a blight card on Spirit Island's new-game screen."""
     values: Mapping[str, Any] = field(default_factory=dict)
     """The message's other placeholders (a `Phrase` among them is translated too)."""
+
+
+Banner = Callable[[list[dict[str, Any]], "dict[str, Any] | None", gettext.NullTranslations],
+                  list[dict[str, str]]]
+"""A command's events (as the driver prints them), the state after it (as `view` shows it)
+and one language's translations (gettext and ngettext) to the banner lines the table shows
+then: [{"kind", "text"}]."""
+
+
+def no_banner(events: list[dict[str, Any]], state: dict[str, Any] | None,
+              words: gettext.NullTranslations) -> list[dict[str, str]]:
+    """A game whose table announces nothing."""
+    return []
+
+
+def no_names(translate: Translate) -> dict[str, dict[str, str]]:
+    """A game whose state's ids need no words beyond the view's own."""
+    return {}
 
 
 def no_card_reads(kind: str, card: str, state: dict[str, Any] | None,
@@ -168,5 +187,11 @@ class Game:
     command_to_dict: Callable[[Any], dict[str, Any]] = command_to_dict
     """`parse_command`'s inverse, for the log and snapshots (the core's fits commands whose
     fields are plain JSON values)."""
+    banner: Banner = no_banner
+    """Pure: what the table's banner says right after a command (the phones' page shows the
+    same lines, in each phone's language); built by the same code as the table screen's."""
+    names: Callable[[Translate], dict[str, dict[str, str]]] = no_names
+    """Pure: the words for ids the state holds as ids, by kind ({"steps": {"reveal": "1 Reveal
+    a threat", …}, "phases": …}), through `translate`, for the phones' page."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Anything a game's own screens want to find through the registry."""

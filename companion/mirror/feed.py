@@ -36,6 +36,9 @@ class Frame:
 
     seq: int
     snapshot: StateSnapshot | None
+    events: tuple[dict[str, Any], ...] = ()
+    """What the latest command announced (as the driver prints its events): the banner's
+    lines come from them, and they stay until the next command."""
 
 
 @functools.cache
@@ -46,6 +49,11 @@ def translator(lang: str) -> Translate:
 def language_of(requested: str | None) -> str:
     """A phone's language: one the app has, English otherwise."""
     return requested if requested in i18n.LANGUAGES else "en"
+
+
+def _same_game(before: StateSnapshot | None, after: StateSnapshot | None) -> bool:
+    return before is not None and after is not None and before.game is after.game \
+        and before.game_id == after.game_id
 
 
 class Subscription:
@@ -92,11 +100,17 @@ class MirrorFeed:
         self._clients: set[Subscription] = set()
 
     def publish(self, snapshot: StateSnapshot | None,
-                views: dict[str, dict[str, Any] | None] | None = None) -> int:
+                views: dict[str, dict[str, Any] | None] | None = None,
+                events: list[dict[str, Any]] | None = None) -> int:
         """Make `snapshot` the state every phone shows; `views`: its words already made, by
-        language (the app passes the screen's). Returns the new sequence number."""
+        language (the app passes the screen's); `events`: what the command that led to it
+        announced, or None when no command did (a language switched, a game resumed): then
+        the same game's banner stays. Returns the new sequence number."""
         with self._lock:
-            frame = Frame(self._frame.seq + 1, snapshot)
+            if events is None:
+                events = list(self._frame.events) if _same_game(self._frame.snapshot,
+                                                                snapshot) else []
+            frame = Frame(self._frame.seq + 1, snapshot, tuple(events))
             self._frame = frame
             self._messages = {lang: self._encode(frame, lang, view)
                               for lang, view in (views or {}).items()}
@@ -126,8 +140,20 @@ class MirrorFeed:
         return encoded
 
     def _encode(self, frame: Frame, lang: str, view: dict[str, Any] | None) -> bytes:
+        banners: list[dict[str, str]] = []
+        names: dict[str, dict[str, str]] = {}
+        if frame.snapshot is not None and view is not None:
+            game = frame.snapshot.game
+            words = i18n.translations(lang)
+            try:
+                banners = game.banner(list(frame.events), view, words)
+            except (KeyError, TypeError, ValueError, IndexError) as error:
+                # A banner that cannot be worded must not keep the state from the phones.
+                log.warning("%s: no banner for %s (%r)", game.id, frame.events, error)
+            names = game.names(words.gettext)
         return json.dumps({"seq": frame.seq, "instance": self.instance, "lang": lang,
-                           "state": view}, ensure_ascii=False).encode("utf-8")
+                           "state": view, "banners": banners, "names": names},
+                          ensure_ascii=False).encode("utf-8")
 
     def subscribe(self) -> Subscription:
         client = Subscription(self.queue_size)

@@ -14,6 +14,7 @@ import logging
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 from ..bootstrap import new_seed
 from ..core.errors import Refused
@@ -36,6 +37,9 @@ class DatabaseFollower:
         self._version: int | None = None
         self._followed: tuple[int | None, int] = (None, 0)
         """The game the published state is of, and how many of its commands it includes."""
+        self._events: list[dict[str, Any]] = []
+        """What the latest command played here announced (the banner's lines); none after a
+        game was resumed afresh."""
 
     def run(self, stop: threading.Event) -> None:
         """Poll until `stop` is set."""
@@ -60,7 +64,7 @@ class DatabaseFollower:
         except (sqlite3.Error, StoreError) as error:
             log.warning("the games database could not be read: %s", error)
             return False
-        self.feed.publish(StateSnapshot.of(self.service))
+        self.feed.publish(StateSnapshot.of(self.service), events=self._events)
         return True
 
     def _where_the_table_is(self) -> tuple[int | None, int]:
@@ -73,6 +77,7 @@ class DatabaseFollower:
 
     def _catch_up(self, game_id: int | None, length: int) -> None:
         known_game, known_length = self._followed
+        self._events = []
         if game_id is not None and game_id == known_game == self.service.game_id \
                 and length > known_length:
             try:
@@ -82,6 +87,7 @@ class DatabaseFollower:
             except (Refused, ValueError, KeyError, TypeError) as error:
                 log.warning("game %s: the new commands did not play here (%s); resuming it "
                             "afresh", game_id, error)
+        self._events = []
         self.service = GameService(self.store, seed_source=new_seed)
         if game_id is not None:
             self.service.resume_latest()
@@ -93,4 +99,5 @@ class DatabaseFollower:
             "SELECT command FROM commands WHERE game_id = ? AND seq > ? AND seq <= ? "
             "ORDER BY seq", [game_id, after, upto]).fetchall()
         for (text,) in rows:
-            self.service.session.execute(parse_logged(game, json.loads(text)))
+            events, _logged = self.service.session.execute(parse_logged(game, json.loads(text)))
+            self._events = [event.to_dict() for event in events]

@@ -65,6 +65,9 @@ class MirrorSwitch:
         return self.server.urls()[0] if self.server is not None else ""
 
     def publish(self, snapshot: StateSnapshot | None, language: str,
-                view: dict[str, Any] | None) -> None:
-        """The state the screen now shows (its words in `language` already made)."""
-        self.feed.publish(snapshot, {language: view if snapshot is not None else None})
+                view: dict[str, Any] | None,
+                events: list[dict[str, Any]] | None = None) -> None:
+        """The state the screen now shows (its words in `language` already made); `events`:
+        what the command that led to it announced (None: no command did)."""
+        self.feed.publish(snapshot, {language: view if snapshot is not None else None},
+                          events)

@@ -186,6 +186,8 @@ class CompanionApp(App):
         self.reader_link = ReaderLink(self)
         self._rules_index: Any = None
         self._mirror: Any = None
+        self._command_events: list[dict[str, Any]] | None = None
+        """The events of the command whose state is published next (None: no command's)."""
 
     # --- configuration ---
 
@@ -299,7 +301,8 @@ class CompanionApp(App):
         from ..driver import StateSnapshot
 
         snapshot = StateSnapshot.of(self.service) if self.service and self.game_state else None
-        self._mirror.publish(snapshot, i18n.language(), dict(self.game_state) or None)
+        events, self._command_events = self._command_events, None
+        self._mirror.publish(snapshot, i18n.language(), dict(self.game_state) or None, events)
 
     def mirror_beside(self, popup: Any) -> None:
         """The table's menu opens: the phones' code joins it while the mirror is on."""
@@ -552,7 +555,9 @@ class CompanionApp(App):
             return answer
         self.notice = ""
         self._collect_later()
+        self._command_events = answer["events"]  # the phones' banner (publish_to_mirror)
         self.game_state = answer["state"] or {}
+        self._command_events = None  # published (or the state did not change: nothing to)
         if self.table_name():  # a game this app has a table for (scripts play the others)
             self.screen(self.table_name()).refresh(self.game_state, answer["events"])
         return answer

@@ -97,8 +97,12 @@ class Mirror:
             self.process.wait(timeout=START_WITHIN_S)
 
     def state(self, lang: str) -> dict[str, Any]:
+        return self.message(lang)["state"]  # type: ignore[no-any-return]
+
+    def message(self, lang: str) -> dict[str, Any]:
+        """The whole message a phone in `lang` is sent: the state, the banner, the names."""
         with urllib.request.urlopen(f"{self.url}/state?lang={lang}", timeout=10) as answer:
-            return json.loads(answer.read())["state"]  # type: ignore[no-any-return]
+            return json.loads(answer.read())  # type: ignore[no-any-return]
 
 
 def _env() -> dict[str, str]:
@@ -238,14 +242,14 @@ def test_leviathan_wilds_and_an_unknown_game_are_drawn(table: tuple[Table, Mirro
     assert len(threats) == len(state["threat_row"]) and len(guardians) == 2
     assert state["reminders"][0]["text"] in text(browser, "reminders")
     browser.save_screenshot(str(SCREENSHOTS / "mirror-page-leviathan-en.png"))
-    # A game the page has no drawing for (Glow, next): the prompt, the reminders, the outcome,
-    # and everything else as names and values.
+    # A game the page has no drawing for: the prompt, the reminders, the outcome, and
+    # everything else as names and values.
     browser.execute_script("render({seq: 999, instance: 'x', lang: 'en', state: {"
-                           "title: 'glow', round: 2, phase: 'day', step: 'move',"
+                           "title: 'moonrise', round: 2, phase: 'day', step: 'move',"
                            "prompt: {text: 'Move your champion'}, reminders: [{text: 'Dice'}],"
                            "outcome: {result: 'victory', detail: 'The most points'},"
                            "players: 3, score_track: {Ada: 12, Bo: 9}}})")
-    assert text(browser, "title") == "Glow" and text(browser, "prompt") == "Move your champion"
+    assert text(browser, "title") == "Moonrise" and text(browser, "prompt") == "Move your champion"
     assert "Dice" in text(browser, "reminders") and "Victory" in text(browser, "outcome")
     details = text(browser, "generic")
     assert "Score track" in details and "Ada" in details and "12" in details
@@ -262,3 +266,143 @@ def test_the_rules_search_finds_and_opens_an_entry(table: tuple[Table, Mirror],
     browser.find_elements("css selector", "#hits button")[0].click()
     wait(browser, lambda: text(browser, "entry").strip() != "", START_WITHIN_S, "the entry")
     assert "fear" in (text(browser, "entry-title") + text(browser, "entry")).lower()
+
+
+def caught_up(browser: Any, mirror: Mirror, state: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The mirror's message once its follower has read the command that led to `state`."""
+    found: dict[str, Any] = {}
+
+    def arrived() -> bool:
+        found.update(mirror.message(lang))
+        return bool(found["state"] and found["state"]["undo_count"] == state["undo_count"]
+                    and found["state"]["game"] == state["game"])
+
+    wait(browser, arrived, START_WITHIN_S, "the mirror following the command")
+    return found
+
+
+def whole_page_screenshot(browser: Any, name: str) -> None:
+    """The page from top to bottom at the phone's width (a phone scrolls through it)."""
+    height = int(browser.execute_script("return document.documentElement.scrollHeight"))
+    browser.set_window_size(390, max(844, height))
+    SCREENSHOTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / name))
+    browser.set_window_size(390, 844)
+
+
+def banner(browser: Any) -> list[str]:
+    """The banner's lines as the page shows them ([] while it is hidden)."""
+    return list(browser.execute_script(
+        "const box = document.getElementById('banners');"
+        "return box.hidden ? [] : [...box.children].map(line => line.textContent)"))
+
+
+def choose_language(browser: Any, lang: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element("id", "lang")).select_by_value(lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_banner_shows_within_a_second_of_its_command_and_changes_on_undo(
+        table: tuple[Table, Mirror], browser: Any, lang: str) -> None:
+    player, mirror = table
+    state = player.play(cmd="next")
+    browser.get(mirror.url)
+    choose_language(browser, lang)
+    wait(browser, lambda: text(browser, "status") == "live" and text(browser, "prompt")
+         == mirror.state(lang)["prompt"], START_WITHIN_S, f"the game in {lang}")
+    assert banner(browser) == []
+    state = player.play(cmd="fear", amount=state["fear"]["pool"])
+    earned = [line["text"] for line in caught_up(browser, mirror, state, lang)["banners"]]
+    assert len(earned) == 1 and ("Fear card earned" in earned[0]) == (lang == "en")
+    wait(browser, lambda: banner(browser) == earned, CHANGE_SHOWN_WITHIN_S, "the fear card's news")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"mirror-banner-{lang}.png"))
+    state = player.play(cmd="undo")
+    undone = [line["text"] for line in caught_up(browser, mirror, state, lang)["banners"]]
+    assert undone != earned and undone[0].startswith({"en": "Undone", "de": "Rückgängig"}[lang])
+    wait(browser, lambda: banner(browser) == undone, CHANGE_SHOWN_WITHIN_S, "undo's line")
+    player.play(cmd="next")  # a command with no news: the banner goes
+    wait(browser, lambda: banner(browser) == [], CHANGE_SHOWN_WITHIN_S, "the banner gone")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_leviathan_wilds_step_names_are_the_tables_in_the_phones_language(
+        table: tuple[Table, Mirror], browser: Any, lang: str) -> None:
+    player, mirror = table
+    state = player.play(cmd="new_game", game="leviathan-wilds", players=2,
+                        difficulty="medium", leviathan=3)
+    browser.get(mirror.url)
+    choose_language(browser, lang)
+    steps = caught_up(browser, mirror, state, lang)["names"]["steps"]
+    expected = {"en": "1 Reveal a threat", "de": "1 Bedrohung aufdecken"}.get(lang)
+    assert expected is None or steps["reveal"] == expected
+    wait(browser, lambda: steps["reveal"] in text(browser, "where"), START_WITHIN_S,
+         f"step 1's name in {lang}")
+    player.play(cmd="next", step="reveal")
+    wait(browser, lambda: steps["activate"] in text(browser, "where"), CHANGE_SHOWN_WITHIN_S,
+         f"step 2's name in {lang}")
+    if lang != "en":
+        assert "Activate" not in text(browser, "where")
+    whole_page_screenshot(browser, f"mirror-page-leviathan-{lang}.png")
+
+
+def glow_players(browser: Any) -> list[dict[str, str]]:
+    return list(browser.execute_script(
+        "return [...document.querySelectorAll('[data-player]')].map(row => ({"
+        " name: row.querySelector('b').textContent,"
+        " score: row.querySelector('[data-score]').textContent,"
+        " rerolls: row.querySelector('[data-rerolls]').textContent,"
+        " threshold: row.querySelector('[data-threshold]').textContent}))"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_glow_game_played_by_a_script_shows_its_day_players_and_ranking(
+        table: tuple[Table, Mirror], browser: Any, lang: str) -> None:
+    player, mirror = table
+    player.play(cmd="new_game", game="glow", players=3, board="realm", start_player=0)
+    browser.get(mirror.url)
+    choose_language(browser, lang)
+    day = {"en": "Day 1 of 8", "de": "Tag 1 von 8", "fr": "Jour 1 sur 8"}[lang]
+    wait(browser, lambda: text(browser, "title") == "Glow" and day in text(browser, "where"),
+         START_WITHIN_S, f"Glow's day in {lang}")
+    state = player.play(cmd="dice", dice=[3, 0, 2, 2, 2])
+    state = player.play(cmd="score", player=1, amount=3)
+    expected = caught_up(browser, mirror, state, lang)["state"]
+    shard = {"en": "light shards", "de": "Lichtsplitter", "fr": "éclats de lumière"}[lang]
+    wait(browser, lambda: f"13 {shard}" in glow_players(browser)[1]["score"],
+         CHANGE_SHOWN_WITHIN_S, "the score played")
+    rows = glow_players(browser)
+    assert [row["name"].split(" ★")[0].split(" · ")[0] for row in rows] == \
+        [p["name"] for p in expected["players"]]
+    assert rows[0]["name"].startswith(expected["players"][0]["name"] + " ★")  # start player
+    for row, shown in zip(rows, expected["players"], strict=True):
+        assert shown["glowworm_threshold"]["text"] in row["threshold"]
+        assert row["rerolls"].startswith(f"{shown['reroll_tokens']} ")
+    assert expected["phase_name"] in text(browser, "where")
+    assert text(browser, "prompt") == expected["prompt"]["text"]
+    assert state["players"][1]["score"] == 13
+    whole_page_screenshot(browser, f"mirror-page-glow-{lang}.png")
+    # Straight to the end scoring: a lap past the track's end and a shared second place.
+    player.play(cmd="new_game", game="glow", players=3, board="realm", start_player=0,
+                mode="scoring")
+    ends = [dict(score=70, cards=12, board=8, glowworms=5, companions=4, trails=2,
+                 reroll_tokens=1),
+            dict(score=40, cards=10, board=5, glowworms=2, companions=6, trails=1,
+                 reroll_tokens=0)]
+    for index, end in enumerate([ends[0], ends[1], ends[1]]):
+        state = player.play(cmd="end_score", player=index, **end)
+    assert state["outcome"] == {"ranking": [[0], [1, 2]]}
+    wait(browser, lambda: browser.find_elements("css selector", "#ranking li"),
+         CHANGE_SHOWN_WITHIN_S, "the ranking")
+    places = browser.execute_script(
+        "return [...document.querySelectorAll('#ranking li')].map(li => [li.dataset.place,"
+        " li.textContent])")
+    names = [p["name"] for p in caught_up(browser, mirror, state, lang)["state"]["players"]]
+    assert [place for place, _ in places] == ["1", "2"]
+    assert names[0] in places[0][1] and "102" in places[0][1]
+    assert names[1] in places[1][1] and names[2] in places[1][1] and "56" in places[1][1]
+    lap = {"en": "lap 2", "de": "Umlauf 2", "fr": "tour 2"}[lang]
+    assert lap in glow_players(browser)[0]["score"]
+    whole_page_screenshot(browser, f"mirror-page-glow-end-{lang}.png")

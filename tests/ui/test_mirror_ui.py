@@ -122,3 +122,59 @@ def scanned(picture: Path) -> str:
                           text=True, timeout=30)
     assert done.returncode == 0, f"no code found in {picture}: {done.stderr}"
     return done.stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("zbarimg") is None,
+                    reason="zbarimg is missing: apt-get install zbar-tools (tasks.py does)")
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_code_beside_leviathan_wilds_menu_scans_as_the_address_and_leaves_with_the_mirror(
+        ui: Harness, size: tuple[int, int]) -> None:
+    ui.app.mirror_port = 0
+    ui.resize(*size)
+    assert ui.app.send({"cmd": "new_game", "game": "leviathan-wilds", "players": 2,
+                        "difficulty": "medium", "leviathan": 3}), ui.app.notice
+    switch(ui, on=True)
+    ui.app.show(ui.app.table_name())
+    ui.frames(3)
+    assert ui.app.table_name() == "table-leviathan-wilds"
+    ui.tap_id("menu")
+    menu = ui.popup()
+    assert isinstance(menu.content, MenuWithBadge)
+    badges = [child for child in menu.content.children if isinstance(child, MirrorBadge)]
+    assert len(badges) == 1 and badges[0].url == ui.app.mirror_url
+    shot = ui.screenshot(SCREENSHOTS / f"mirror-leviathan-menu-{size[0]}x{size[1]}.png")
+    assert scanned(shot) == ui.app.mirror_url
+    menu.dismiss()
+    ui.frames(2)
+    # Switched off, the menu comes without the code (and there is nothing to scan).
+    switch(ui, on=False)
+    ui.app.show(ui.app.table_name())
+    ui.frames(3)
+    ui.tap_id("menu")
+    menu = ui.popup()
+    assert not isinstance(menu.content, MenuWithBadge)
+    assert not any(isinstance(child, MirrorBadge) for child in menu.content.walk())
+    menu.dismiss()
+
+
+def test_the_phones_get_the_banner_the_table_shows_and_undo_s_line(ui: Harness) -> None:
+    ui.app.mirror_port = 0
+    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 8})
+    assert ui.app.send({"cmd": "next"})
+    switch(ui, on=True)
+    url = local(ui.app.mirror_url)
+    ui.app.show("table")
+    ui.frames(2)
+    assert json.loads(fetch(url + "/state")[1])["banners"] == []
+    assert ui.app.send({"cmd": "fear", "amount": ui.app.game_state["fear"]["pool"]})
+    table = ui.app.screen("table")
+    published = json.loads(fetch(url + "/state?lang=en")[1])["banners"]
+    assert [line["kind"] for line in published] == ["fear_card_earned"]
+    assert [line["text"] for line in published] == table.banner.split("\n")
+    german = json.loads(fetch(url + "/state?lang=de")[1])["banners"]
+    assert german[0]["text"] != published[0]["text"] and german[0]["text"].startswith("Furcht")
+    assert ui.app.send({"cmd": "undo"})
+    undone = json.loads(fetch(url + "/state?lang=en")[1])["banners"]
+    assert undone == [{"kind": "undo", "text": "Undone: +8 fear"}]
+    assert "Undone: +8 fear" in table.banner
+    switch(ui, on=False)

@@ -21,6 +21,7 @@ REGISTRY = "companion.games.registry"
 CORE = [
     "core/*.py", "service.py", "driver.py", "store.py", "bootstrap.py", "cli.py", "files.py",
     "i18n.py", "reader/*.py", "rules/search.py", "rules/corpus.py", "rules/cli.py", "ui/*.py",
+    "mirror/*.py",
 ]
 """Modules shared by every game, the touchscreen's shared screens included (a game's own
 screens are in its folder's `ui`)."""

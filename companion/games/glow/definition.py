@@ -98,6 +98,9 @@ GLOW = Game(
     setup_checklist=checklist,
     catalogue_domains=(CATALOGUE_DOMAIN,),
     catalogue_texts=catalogue_texts,
+    layouts="glow",
+    table_screen="companion.games.glow.ui.table:GlowTableScreen",
+    setup_form="companion.games.glow.ui.setup:GlowForm",
     history=HISTORY,
     help_step=help_step,
 )

@@ -8,7 +8,7 @@ from companion.core.events import Event
 from companion.core.game import Course, Game, TagKind
 from companion.core.phrases import Translate
 
-from . import data
+from . import data, table_words
 from .commands import COMMANDS, NewGame
 from .history import HISTORY
 from .parse import command_to_dict, parse_command
@@ -133,6 +133,9 @@ LEVIATHAN_WILDS = Game(
     layouts="leviathan_wilds",
     table_screen="companion.games.leviathan_wilds.ui.table:LeviathanTableScreen",
     setup_form="companion.games.leviathan_wilds.ui.setup:LeviathanForm",
+    banner=lambda events, state, words: table_words.banner_lines(
+        events, state, words.gettext, words.ngettext),
+    names=table_words.names,
     history=HISTORY,
     help_step=help_step,
 )

@@ -9,6 +9,7 @@ from companion.core.game import Course, Game, Setting, TagKind
 from companion.i18n import N_
 
 from . import commands as c
+from . import table_words
 from .catalogue import catalogue
 from .codec import state_from_record, state_to_record
 from .course import round_series
@@ -105,6 +106,8 @@ SPIRIT_ISLAND = Game(
     setup_form="companion.games.spirit_island.ui.setup:SpiritIslandForm",
     screens={"end": "companion.games.spirit_island.ui.end:EndScreen"},
     setup_checklist=setup_checklist,
+    banner=lambda events, state, words: table_words.banner_lines(events, state, words.gettext),
+    names=table_words.names,
     history=HISTORY,
     help_step=help_step,
     settings=SETTINGS,

@@ -25,6 +25,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.leviathan_wilds.data import THREATS_PER_LEVIATHAN, threat_card_id
+from companion.games.leviathan_wilds.table_words import (
+    DIFFICULTY_NAMES,
+    STEP_NAMES,
+    state_banner,
+)
 from companion.i18n import N_, _, ngettext
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, ask_then
@@ -35,11 +40,6 @@ WILD = "#0F6B6B"
 """A threat's wild half: the game's turquoise, dark enough for white text."""
 FACE_DOWN = "#4A4F55"
 
-STEP_NAMES = {"reveal": N_("1 Reveal a threat"), "activate": N_("2 Activate"),
-              "resolve": N_("3 Resolve the threat"), "draw": N_("4 Draw"),
-              "over": N_("Game over")}
-DIFFICULTY_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
-                    "expert": N_("expert")}
 STRIKE_AMOUNTS = range(1, 7)
 AP_VALUES = range(0, 7)
 """The AP a card can give, as the AP card picker offers them."""
@@ -444,20 +444,8 @@ class LeviathanTableScreen(Screen):
             count=state["crystals_left"], crystals=", ".join(shown) or "-")
 
     def _show_banner(self, state: dict[str, Any]) -> None:
-        outcome = state["outcome"]
-        self.over = outcome is not None
-        if outcome is not None:
-            self.banner_kind = "win" if outcome["result"] == "win" else "loss"
-            self.banner = (_("We won: {reason}") if outcome["result"] == "win"
-                           else _("We lost: {reason}")).format(reason=outcome["reason"])
-        elif state["last_chance"] is not None:
-            self.banner_kind = "last_chance"
-            turns = len(state["last_chance"])
-            self.banner = ngettext("Last Chance: {count} turn left to heal the leviathan",
-                                   "Last Chance: {count} turns left to heal the leviathan",
-                                   turns).format(count=turns)
-        else:
-            self.banner_kind, self.banner = "", ""
+        self.over = state["outcome"] is not None
+        self.banner_kind, self.banner = state_banner(state, _, ngettext) or ("", "")
 
     def _show_threats(self, state: dict[str, Any]) -> None:
         row = self.ids.threats

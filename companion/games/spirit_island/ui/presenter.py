@@ -14,47 +14,13 @@ from typing import Any
 from companion.i18n import N_, _
 from companion.ui.theme import TERRAIN_COLOURS, text_colour_on
 
-from ..blight_cards import BLIGHT_CARDS
+from .. import table_words
 from ..cards import ALL_CARDS, TERRAIN_NAMES
-from ..fear_cards import FEAR_CARDS
+from ..table_words import BLIGHT_SIDES, PHASE_NAMES, STEP_NAMES
+from ..table_words import RESULT_NAMES as RESULT_NAMES  # the end screen's
+from ..table_words import ROMAN as ROMAN
+from ..table_words import Announcement as Announcement
 from ..texts import STEP_PROMPTS
-
-PHASE_NAMES = {
-    "setup": N_("Setup"),
-    "spirit": N_("Spirit phase"),
-    "fast": N_("Fast powers"),
-    "invader": N_("Invader phase"),
-    "slow": N_("Slow powers"),
-    "time_passes": N_("Time passes"),
-    "over": N_("Game over"),
-}
-
-STEP_NAMES = {
-    "royal_backing": N_("Royal Backing"),
-    "initial_explore": N_("Initial explore"),
-    "growth": N_("Growth"),
-    "gain_energy": N_("Gain energy"),
-    "play_cards": N_("Choose and pay for cards"),
-    "fast_powers": N_("Fast powers"),
-    "blighted_island": N_("Blighted Island"),
-    "event": N_("Event"),
-    "fear": N_("Fear"),
-    "high_immigration": N_("High Immigration"),
-    "escalation": N_("Escalation"),
-    "ravage": N_("Ravage"),
-    "build": N_("Build"),
-    "explore": N_("Explore"),
-    "advance": N_("Advance invader cards"),
-    "slow_powers": N_("Slow powers"),
-    "time_passes": N_("Time passes"),
-    "over": N_("Game over"),
-}
-
-BLIGHT_SIDES = {
-    "healthy": N_("Healthy Island"),
-    "still_healthy": N_("Still-Healthy Island"),
-    "blighted": N_("Blighted Island"),
-}
 
 # The side's name as the blight card's tile says it, short enough for a small tile.
 BLIGHT_SIDE_LABELS = {
@@ -62,12 +28,6 @@ BLIGHT_SIDE_LABELS = {
     "still_healthy": N_("Still healthy"),
     "blighted": N_("Blighted"),
 }
-
-RESULT_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
-                "sacrifice": N_("Sacrifice victory")}
-
-ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
-
 
 SLOTS = ("high_immigration", "ravage", "build", "explore")
 
@@ -385,19 +345,7 @@ def _terror_goal(state: dict[str, Any], rituals: bool) -> str:
     return _("{count} fear cards to terror {level}").format(count=left, level=ROMAN[level + 1])
 
 
-# --- announcements -------------------------------------------------------------------------------
-
-BANNER_KINDS = {"blight_card_needed": "blight_card", "blight_card_flipped": "blight_card"}
-"""Events whose news replace each other's: a card named replaces "which card is it?"."""
-
-
-@dataclass(frozen=True)
-class Announcement:
-    """One banner line, and the kind of news it is: a banner holds one line of each kind."""
-
-    kind: str
-    text: str
-
+# --- announcements (their words are the table's and the phones': table_words) ---------------
 
 def announcements(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list[str]:
     """The banner lines a command's events call for; quiet events give none."""
@@ -405,127 +353,15 @@ def announcements(events: list[dict[str, Any]], state: dict[str, Any] | None) ->
 
 
 def announce(events: list[dict[str, Any]], state: dict[str, Any] | None) -> list[Announcement]:
-    """A command's news, one line per kind: three fear cards earned at once are one line, and
-    terror rising twice says the level it reached."""
-    lines: dict[str, Announcement] = {}
-    earned = [event for event in events if event["type"] == "fear_card_earned"]
-    for event in events:
-        text: str | None
-        if event["type"] == "fear_card_earned" and len(earned) > 1:
-            text = _("{count} fear cards earned! {waiting} waiting for the Fear step.").format(
-                count=len(earned), waiting=earned[-1]["waiting"])
-        else:
-            text = _announcement(event, state)
-        if text:  # the latest of a kind, where the first of its kind stood
-            kind = BANNER_KINDS.get(event["type"], event["type"])
-            lines[kind] = Announcement(kind, text)
-    return list(lines.values())
-
-
-PIECE_NAMES = {"town": (N_("town destroyed"), N_("{count} towns destroyed")),
-               "city": (N_("city destroyed"), N_("{count} cities destroyed"))}
+    """A command's news in the players' language, one line per kind."""
+    return table_words.announce(events, state, _)
 
 
 def describe_command(command: dict[str, Any]) -> str:
     """A command in a few words, for "Undone: …" and "Redone: …"."""
-    kind = command.get("cmd", "")
-    amount = command.get("amount", 1)
-    if kind == "fear":
-        return _("+{amount} fear").format(amount=amount)
-    if kind == "destroy":
-        count = command.get("count", 1)
-        one, many = PIECE_NAMES[command.get("piece", "town")]
-        pieces = _(one) if count == 1 else _(many).format(count=count)
-        fear = count * (2 if command.get("piece") == "city" else 1)
-        return _("{pieces}, +{fear} fear").format(pieces=pieces, fear=fear)
-    if kind == "blight":
-        return _("+{amount} blight").format(amount=amount)
-    if kind == "heal":
-        return _("{amount} blight healed").format(amount=amount)
-    if kind == "lose_fear":
-        return _("{amount} fear given back").format(amount=amount)
-    if kind == "effect":
-        return ", ".join(describe_command(part) for part in command.get("commands", []))
-    if kind == "next":
-        step = command.get("step")
-        if step:
-            return _("{step} finished").format(step=_(STEP_NAMES.get(step, step)))
-        return _("step finished")
-    if kind == "reveal":
-        return _("{card} turned over").format(card=card_face(command.get("card", "")).name)
-    if kind in ("fear_card", "resolve_fear") and command.get("card"):
-        fear_card = FEAR_CARDS.get(command["card"])
-        name = _(fear_card.name) if fear_card else command["card"]
-        return (_("{card} turned over") if kind == "fear_card"
-                else _("{card} resolved")).format(card=name)
-    if kind == "resolve_fear":
-        return _("fear card resolved")
-    if kind == "next_blight_card":
-        blight_card = BLIGHT_CARDS.get(command.get("card", ""))
-        name = _(blight_card.name) if blight_card else command.get("card", "")
-        return _("blight card {card} named").format(card=name)
-    if kind == "ritual":
-        return _("ritual")
-    if kind == "declare":
-        return _("the game's ending")
-    if kind == "score":
-        return _("the score")
-    return _("correction ({command})").format(command=kind)
+    return table_words.describe_command(command, _)
 
 
 def undo_line(event: dict[str, Any]) -> Announcement | None:
     """ "Undone: city destroyed, +2 fear" for an undo or redo event."""
-    if event["type"] == "undone":
-        return Announcement("undo", _("Undone: {what}").format(
-            what=describe_command(event["command"])))
-    if event["type"] == "redone":
-        return Announcement("undo", _("Redone: {what}").format(
-            what=describe_command(event["command"])))
-    return None
-
-
-def _announcement(event: dict[str, Any], state: dict[str, Any] | None) -> str | None:
-    """One banner line. The event's own texts are English; where the state (in the players'
-    language) says the same, the state's words are used."""
-    kind = event["type"]
-    state = state or {}
-    if kind == "fear_card_earned":
-        return _("Fear card earned! {waiting} waiting for the Fear step.").format(
-            waiting=event["waiting"])
-    if kind == "terror_level_raised":
-        condition = (state["victory_condition"]
-                     if state.get("terror_level") == event["terror_level"]
-                     else event["victory_condition"])
-        return _("Terror rises to level {level}: now you win when {condition}.").format(
-            level=ROMAN.get(event["terror_level"], "?"), condition=condition)
-    if kind == "blight_card_flipped":
-        blight = state.get("blight") or {}
-        side = _(BLIGHT_SIDES.get(event.get("side", "blighted"), "Blighted Island"))
-        return _("The blight card flips to {side}: {name}. {effect}").format(
-            side=side, name=blight.get("name") or event["name"],
-            effect=blight.get("effect") or _(event["effect"]))
-    if kind == "blight_card_needed" and event.get("flipping"):
-        return _("The blight card is out of blight: turn it over and tell the app which card "
-                 "it is.")
-    if kind == "blight_card_needed":
-        return _("The Still-Healthy Island card is out of blight: draw the next blight card.")
-    if kind == "last_invader_card":
-        return _("Last card in the invader deck: time is running out.")
-    if kind == "invader_deck_empty":
-        return _("The invader deck is empty: the next explore loses the game.")
-    if kind == "step_started" and event.get("step") == "escalation" and state:
-        adversary = state.get("adversary") or {}
-        return _("Escalation! {effect}").format(effect=adversary.get("escalation", "")).strip()
-    if kind == "high_immigration_removed":
-        return _("The High Immigration space leaves the game.")
-    if kind == "special_card_revealed":
-        name = _(event["name"]) if event.get("name") else _("A special card")
-        return _("{name} came up.").format(name=name)
-    if kind == "invader_card_uncovered":
-        return _("An invader card was under the fear card: it goes onto the Build space.")
-    if kind == "game_ended":
-        outcome = state.get("outcome") or {}
-        return _("Game over: {result} ({detail}).").format(
-            result=_(RESULT_NAMES.get(event["result"], event["result"])),
-            detail=outcome.get("detail") or event["detail"] or event["reason"])
-    return None
+    return table_words.undo_line(event, _)

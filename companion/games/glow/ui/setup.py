@@ -1,0 +1,326 @@
+"""Glow's new-game form: the board side, the players (how many, who starts, their names and
+colours), a whole game or only the end scoring, and the board's unverified numbers, which the
+players may correct before they start. The shared new-game screen hosts it.
+
+Its layout is layouts/glow/new_game.kv. A corrected number goes into new_game only when it
+differs from numbers.toml's, and is remembered with the other choices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scrollview import ScrollView
+
+from companion import i18n
+from companion.games.glow.texts import WORDS
+from companion.i18n import N_, _
+from companion.ui.theme import rgba, text_colour_on
+from companion.ui.widgets import CardPicker, Stepper
+
+GAME_ID = "glow"
+BOARDS = ("realm", "sea")
+MODES = ("full", "scoring")
+COLOURS: dict[str, tuple[str, str]] = {
+    "blue": (N_("Blue"), "#2F6DB5"),
+    "red": (N_("Red"), "#B53131"),
+    "green": (N_("Green"), "#2E8540"),
+    "yellow": (N_("Yellow"), "#E0B624"),
+    "purple": (N_("Purple"), "#7445A8"),
+    "orange": (N_("Orange"), "#D9731F"),
+    "white": (N_("White"), "#E6E6E6"),
+    "black": (N_("Black"), "#2A2A2A"),
+}
+"""The colours a player can choose: their name (translated) and how the screen draws them."""
+LISTS = ("reroll_spaces", "village_values", "island_values")
+"""The board's numbers that are lists (the track's length is the one single number)."""
+NAME_LENGTH = 20
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def colour_name(colour: str | None) -> str:
+    """A colour id in the language in use ("Blau"), or "" for none."""
+    return _(COLOURS[colour][0]) if colour in COLOURS else ""
+
+
+def colour_hex(colour: str | None) -> str:
+    """How the screen draws a player's colour (a neutral grey for none)."""
+    return COLOURS[colour][1] if colour in COLOURS else "#5A5F66"
+
+
+def colour_rgba(colour: str | None) -> list[float]:
+    return rgba(colour_hex(colour))
+
+
+class NumberStepper(Stepper):
+    """One correctable number of the board: a tap on − or + makes it a correction."""
+
+    key = StringProperty("")
+    """The number's new_game field."""
+    index = NumericProperty(-1)
+    """The place in its list, for a list's entry."""
+
+
+class PlayerRow(BoxLayout):
+    """One player of the form: their seat, name (typed or left to their colour) and colour."""
+
+    seat = NumericProperty(0)
+    """Clockwise from 0."""
+    colour = StringProperty("")
+    """The colour's id."""
+    colour_text = StringProperty("")
+    """The colour's name in the language in use."""
+    seat_text = StringProperty("")
+    """"Player 1", in the language in use."""
+    swatch = ListProperty([0.3, 0.3, 0.3, 1])
+    ink = ListProperty([1, 1, 1, 1])
+    form = ObjectProperty(None)
+    """The GlowForm it belongs to (which opens the colour picker)."""
+
+    def on_colour(self, *_args: Any) -> None:
+        # The game's own words (its catalogue): the same "Player 1" as its prompts say.
+        self.seat_text = _(WORDS["player"]).format(number=self.seat + 1)
+        self.colour_text = colour_name(self.colour)
+        self.swatch = colour_rgba(self.colour)
+        self.ink = rgba(text_colour_on(COLOURS[self.colour][1])) if self.colour in COLOURS \
+            else [1, 1, 1, 1]
+
+    @property
+    def typed_name(self) -> str:
+        return str(self.ids.name.text).strip()[:NAME_LENGTH]
+
+
+class GlowForm(ScrollView):
+    form_id = "glow_form"
+    """Its name among the new-game screen's ids."""
+
+    note = StringProperty("")
+    """The line beside Start: the mode, or how many board numbers are corrected."""
+    glow_board = StringProperty("realm")
+    """Realm of Shadows or Sea of Darkness."""
+    glow_players = NumericProperty(3)
+    """2 to 4."""
+    glow_start = NumericProperty(-1)
+    """The start player (from 0), or -1 for one drawn at random."""
+    glow_mode = StringProperty("full")
+    """"full": the whole game day by day; "scoring": only the end scoring."""
+    show_numbers = BooleanProperty(False)
+    """The unverified numbers are shown (a tap on their button opens and closes them)."""
+    corrections = DictProperty({})
+    """The numbers the players changed, as new_game's fields."""
+    numbers_text = StringProperty("")
+    """The button that shows the numbers: how many are corrected."""
+    board_names = DictProperty({})
+    """The board sides' names in the language in use (the game's own words)."""
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self._steppers: list[NumberStepper] = []
+        self._rows: list[PlayerRow] = []
+        self._numbers_box = self.ids.glow_numbers_box
+        self._numbers_parent = self._numbers_box.parent
+        self._show_players()
+        self.on_show_numbers()
+        self.retranslate()
+        self.bind(corrections=self._show_numbers, glow_players=self._show_players,
+                  glow_mode=self._show_note)
+
+    def catalogue(self) -> dict[str, Any]:
+        catalogue: dict[str, Any] = app().catalogue_of(GAME_ID)
+        return catalogue
+
+    # --- the choices ---
+
+    def restore(self, last: dict[str, Any]) -> None:
+        """The choices of the last game started, where they still name something known."""
+        if last.get("players") in (2, 3, 4):
+            self.glow_players = last["players"]
+        if last.get("board") in BOARDS:
+            self.glow_board = last["board"]
+        if last.get("mode") in MODES:
+            self.glow_mode = last["mode"]
+        start = last.get("start_player")
+        self.glow_start = start if isinstance(start, int) and 0 <= start < self.glow_players \
+            else -1
+        colours = last.get("colours")
+        names = last.get("names")
+        for seat, row in enumerate(self._rows):
+            if isinstance(colours, list) and seat < len(colours) and colours[seat] in COLOURS:
+                row.colour = colours[seat]
+            typed = names[seat] if isinstance(names, list) and seat < len(names) else ""
+            # A name that only repeats the colour was the colour's, not typed.
+            row.ids.name.text = typed if isinstance(typed, str) and typed not in {
+                _(label) for label, _hex in COLOURS.values()} | {
+                label for label, _hex in COLOURS.values()} else ""
+        self.corrections = remembered_corrections(last, self.catalogue())
+
+    def retranslate(self) -> None:
+        self.board_names = {board: _(WORDS[board]) for board in BOARDS}
+        for row in self._rows:
+            row.on_colour()
+        self._show_numbers()
+        self._show_note()
+
+    def command(self) -> dict[str, Any]:
+        rows = self._rows[:int(self.glow_players)]
+        command: dict[str, Any] = {
+            "cmd": "new_game", "game": GAME_ID, "players": int(self.glow_players),
+            "board": self.glow_board, "mode": self.glow_mode,
+            "colours": [row.colour for row in rows],
+            # Players are known by their colour at the table: an untyped name is the colour's.
+            "names": [row.typed_name or colour_name(row.colour) for row in rows],
+        }
+        if 0 <= self.glow_start < self.glow_players:
+            command["start_player"] = int(self.glow_start)
+        defaults = self.defaults()
+        for key, value in self.corrections.items():
+            if value != defaults.get(key):
+                command[key] = value
+        return command
+
+    def _show_players(self, *_args: Any) -> None:
+        box = self.ids.glow_player_rows
+        while len(self._rows) < 4:
+            row = PlayerRow(seat=len(self._rows), form=self)
+            row.colour = list(COLOURS)[len(self._rows)]
+            self._rows.append(row)
+        box.clear_widgets()
+        for row in self._rows[:int(self.glow_players)]:
+            box.add_widget(row)
+        if self.glow_start >= self.glow_players:
+            self.glow_start = -1
+
+    def pick_colour(self, row: PlayerRow) -> None:
+        """The colours as large buttons; one another player has is left out."""
+        picker = CardPicker(title=_("Player {number}: which colour?").format(
+            number=row.seat + 1), columns=4)
+        taken = {other.colour for other in self._rows[:int(self.glow_players)]
+                 if other is not row}
+        picker.fill([{"value": colour, "text": _(label), "detail": "",
+                      "background": rgba(hex_value),
+                      "text_colour": rgba(text_colour_on(hex_value)),
+                      "highlight": colour == row.colour}
+                     for colour, (label, hex_value) in COLOURS.items()])
+        picker.offer(taken)
+        picker.when_picked = lambda colour: setattr(row, "colour", colour)
+        picker.open()
+
+    def _show_note(self, *_args: Any) -> None:
+        count = len(self.corrections)
+        if self.glow_mode == "scoring":
+            self.note = _("Scoring only")
+        else:
+            self.note = i18n.ngettext("{count} number corrected", "{count} numbers corrected",
+                                      count).format(count=count) if count else ""
+
+    # --- the unverified numbers ---
+
+    def defaults(self) -> dict[str, Any]:
+        """The board's numbers as numbers.toml has them."""
+        catalogue = self.catalogue()
+        return {"track_length": catalogue["track_length"],
+                **{key: list(catalogue[key]) for key in LISTS}}
+
+    def values(self) -> dict[str, Any]:
+        return {**self.defaults(), **self.corrections}
+
+    def toggle_numbers(self) -> None:
+        self.show_numbers = not self.show_numbers
+
+    def on_show_numbers(self, *_args: Any) -> None:
+        # Out of the tree while closed: hidden widgets would still catch the taps they overlap.
+        box, parent = getattr(self, "_numbers_box", None), getattr(self, "_numbers_parent", None)
+        if box is None or parent is None:
+            return
+        if self.show_numbers and box.parent is None:
+            parent.add_widget(box, index=0)
+            Clock.schedule_once(lambda _dt: self.scroll_to(self.ids.glow_numbers, padding=0,
+                                                           animate=False))
+        elif not self.show_numbers and box.parent is not None:
+            parent.remove_widget(box)
+
+    def change(self, stepper: NumberStepper) -> None:
+        """A stepper was tapped: its value becomes a correction (or stops being one)."""
+        values, defaults = self.values(), self.defaults()
+        key, value = stepper.key, int(stepper.value)
+        new: Any = value
+        if stepper.index >= 0:
+            new = list(values[key])
+            new[int(stepper.index)] = value
+        if values.get(key) == new:
+            return
+        corrections = dict(self.corrections)
+        if new == defaults.get(key):
+            corrections.pop(key, None)
+        else:
+            corrections[key] = new
+        self.corrections = corrections
+
+    def restore_numbers(self) -> None:
+        self.corrections = {}
+
+    def _show_numbers(self, *_args: Any) -> None:
+        if "glow_numbers" not in self.ids:
+            return
+        values, defaults = self.values(), self.defaults()
+        length = int(values["track_length"])
+        shown: list[tuple[str, int, str, int, int, int]] = [
+            ("track_length", -1, _("Spaces on the score track"), length, 10, 200)]
+        shown += [("reroll_spaces", index, _("Reroll space {number}").format(
+                       number=index + 1), space, 0, length - 1)
+                  for index, space in enumerate(values["reroll_spaces"])]
+        shown += [("village_values", index, _("Village {number}: its value").format(
+                       number=index + 1), value, 0, 200)
+                  for index, value in enumerate(values["village_values"])]
+        shown += [("island_values", index, _("Island {number}: its value").format(
+                       number=index) if index else _("Central island: its value"), value, 0,
+                   200)
+                  for index, value in enumerate(values["island_values"])]
+        box = self.ids.glow_number_steppers
+        if len(self._steppers) != len(shown):
+            box.clear_widgets()
+            self._steppers = [NumberStepper() for _row in shown]
+            for stepper in self._steppers:
+                box.add_widget(stepper)
+                stepper.bind(value=lambda stepper, _value: self.change(stepper))
+        for stepper, (key, index, label, value, low, high) in zip(self._steppers, shown,
+                                                                  strict=True):
+            corrected = key in self.corrections and (
+                index < 0 or self.corrections[key][index] != defaults[key][index])
+            stepper.key, stepper.index, stepper.minimum, stepper.maximum = key, index, low, high
+            stepper.label = _("{number} (corrected)").format(number=label) if corrected \
+                else label
+            stepper.value = value
+        count = len(self.corrections)
+        self.numbers_text = _("Unverified board numbers: as in our data") if not count else \
+            _("Unverified board numbers: {count} corrected").format(count=count)
+        self._show_note()
+
+
+def remembered_corrections(last: dict[str, Any], catalogue: dict[str, Any]) -> dict[str, Any]:
+    """The corrections a remembered new_game carried, where they are still well-formed (a
+    hand-edited file loses only what it broke)."""
+    kept: dict[str, Any] = {}
+    length = last.get("track_length")
+    if isinstance(length, int) and not isinstance(length, bool) and 10 <= length <= 200:
+        kept["track_length"] = length
+    for key in LISTS:
+        values = last.get(key)
+        if isinstance(values, list) and len(values) == len(catalogue[key]) and all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 200
+                for v in values):
+            kept[key] = values
+    return kept

@@ -1,0 +1,646 @@
+"""Glow's table screen: the day and its phase over a day track, one tile per player (score with
+its lap, reroll tokens with those usable only tomorrow apart, the glowworm threshold, camp or
+boats), the phase's prompt and reminders beside one big Done (which asks "nothing forgotten?"
+at the end of noon and afternoon), and once the game is over the end scoring: each player's four
+categories apart, their total and rank, the winner and the tie-break.
+
+It mirrors the driver's JSON state (the game's `view`) into Kivy properties; its layout is in
+layouts/glow/table.kv, and every tap is a driver command sent through `App.send`. Two panels
+hold what is not needed every phase: a player's tokens, companions, camp or boats; and a
+player's end scoring.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.games.glow.ui.setup import colour_hex, colour_rgba
+from companion.i18n import N_, _
+from companion.ui.theme import rgba, text_colour_on
+from companion.ui.widgets import CardPicker, ConfirmPopup, InstantPopup, Stepper, ask_then
+
+PHASES = ("morning", "late_morning", "noon", "afternoon", "evening")
+PHASE_NAMES = {"morning": N_("Morning"), "late_morning": N_("Late morning"),
+               "noon": N_("Noon"), "afternoon": N_("Afternoon"), "evening": N_("Evening"),
+               "over": N_("End scoring")}
+CATEGORIES = ("cards", "board", "glowworms", "companions", "trails")
+"""end_score's fields besides the track's score and the reroll tokens left."""
+NEUTRAL = "#5A5F66"
+COMPANION_COLOUR = "#3B5E7A"
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def is_glow(state: dict[str, Any] | None) -> bool:
+    return bool(state) and state is not None and state.get("title") == "glow"
+
+
+def rank_numbers(ranking: list[list[int]]) -> dict[int, int]:
+    """Each player's rank, tied players sharing one (1, 1, 3)."""
+    ranks: dict[int, int] = {}
+    place = 1
+    for group in ranking:
+        for player in group:
+            ranks[player] = place
+        place += len(group)
+    return ranks
+
+
+def tie_break_text(state: dict[str, Any]) -> str:
+    """Players level on light shards whom reroll tokens told apart, in words; "" for none."""
+    outcome = state.get("outcome")
+    if not outcome:
+        return ""
+    players = state["players"]
+    groups = outcome["ranking"]
+    lines = []
+    for upper, lower in zip(groups, groups[1:], strict=False):
+        if players[upper[0]]["final"] == players[lower[0]]["final"]:
+            lines.append(_("{first} and {second} both have {score}: {first} keeps more reroll "
+                           "tokens ({more} to {fewer})").format(
+                first=players[upper[0]]["name"], second=players[lower[0]]["name"],
+                score=players[upper[0]]["final"], more=players[upper[0]]["reroll_tokens"],
+                fewer=players[lower[0]]["reroll_tokens"]))
+    return "\n".join(lines)
+
+
+def end_line(end: dict[str, Any]) -> str:
+    """"60 + cards 4 + board 5 + glowworms 0 + trails 3 = 72": the four categories apart."""
+    return _("{track} + cards {cards} + board {board} + glowworms {bonus} + trails {trails} = "
+             "{total}").format(track=end["track"], cards=signed(end["cards"]),
+                               board=end["board"], bonus=end["glowworm_bonus"],
+                               trails=end["trails"], total=end["total"])
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}" if value < 0 else str(value)
+
+
+class DayCell(Label):
+    """One day of the day track, or one phase of the day."""
+
+    when = StringProperty("future")
+    """"past", "now" or "future"."""
+
+
+class PlayerTile(BoxLayout):
+    """One player's numbers at a glance, with the buttons a phase needs most."""
+
+    index = NumericProperty(0)
+    """The player's seat, from 0."""
+    name = StringProperty("")
+    band = ListProperty(rgba(NEUTRAL))
+    """Their colour."""
+    ink = ListProperty([1, 1, 1, 1])
+    """A text colour that reads on it."""
+    starts = BooleanProperty(False)
+    """They hold the start marker."""
+    score = NumericProperty(0)
+    """Light shards, absolute."""
+    lap_text = StringProperty("")
+    """Where the marker stands on the board: space and lap."""
+    rerolls = NumericProperty(0)
+    rerolls_text = StringProperty("")
+    """Usable now, and gained today (usable tomorrow) apart."""
+    threshold_text = StringProperty("")
+    """"glowworms 4 / companions 5"."""
+    threshold_met = BooleanProperty(False)
+    board_text = StringProperty("")
+    """Camp village (realm) or boats' islands (sea)."""
+    over = BooleanProperty(False)
+    """The game is over: the tile shows the end scoring."""
+    scored = BooleanProperty(False)
+    """Their end scoring is entered."""
+    final_text = StringProperty("")
+    """The total, or what the app suggests."""
+    end_text = StringProperty("")
+    """The four categories apart, once entered."""
+    rank_text = StringProperty("")
+    can_accept = BooleanProperty(False)
+    """The app knows every category (a whole game played with it): one tap scores them."""
+    winner = BooleanProperty(False)
+    screen = ObjectProperty(None)
+    """The table screen (which sends the commands)."""
+
+
+class GlowMenu(InstantPopup):
+    """Leaving or abandoning the game, and the settings: what is not needed every phase."""
+
+    def abandon(self) -> None:
+        def go() -> None:
+            self.dismiss()
+            app().send({"cmd": "abandon"})
+            app().reload_state()
+            app().show("home")
+
+        ask_then(_("Abandon this game? It stays in the list of games but cannot be resumed."),
+                 _("Abandon"), go, app().confirm_destructive)
+
+    def go_home(self) -> None:
+        self.dismiss()
+        app().show("home")
+
+    def settings(self) -> None:
+        self.dismiss()
+        app().open_settings()
+
+
+class PanelCounter(BoxLayout):
+    """A count in the player panel: its words, its value, − and + that send a command."""
+
+    label = StringProperty("")
+    value = StringProperty("")
+    command = StringProperty("")
+    """The driver command − and + send with "amount"."""
+    panel = ObjectProperty(None)
+
+    def step(self, amount: int) -> None:
+        self.panel.send({"cmd": self.command, "amount": amount})
+
+
+class CompanionRow(BoxLayout):
+    """One companion in a player's row: its name and numbers, and a button to send it away."""
+
+    card = StringProperty("")
+    text = StringProperty("")
+    panel = ObjectProperty(None)
+
+
+class PlayerPanel(InstantPopup):
+    """One player's tokens, companions and camp or boats: it stays open for several taps and
+    shows their numbers as they change."""
+
+    player = NumericProperty(0)
+    name = StringProperty("")
+    board = StringProperty("realm")
+    summary = StringProperty("")
+    """Score, rerolls, threshold, board value, in words."""
+    camp_text = StringProperty("")
+    track_reroll_text = StringProperty("")
+    """The late morning's score-track reroll, with where it moves the marker ("" if none)."""
+    lumipili_left = NumericProperty(0)
+    boats = ListProperty([])
+    """The island each boat is on."""
+
+    def show(self, state: dict[str, Any]) -> None:
+        if not is_glow(state):
+            return
+        self._state = state
+        player = state["players"][self.player]
+        self.name = player["name"]
+        self.board = state["board"]
+        self.summary = player_summary(player)
+        counters = {"score": str(player["score"]), "rerolls": _(
+            "{usable} usable · {tomorrow} from tomorrow").format(
+                usable=player["reroll_tokens_usable"],
+                tomorrow=player["reroll_tokens_gained_today"]),
+            "glowworms": str(player["glowworm_tokens"]), "trails": str(player["trails"]),
+            "spell": str(player["spells"])}
+        for command, value in counters.items():
+            self.ids[f"counter_{command}"].value = value
+        rows = self.ids.companions
+        rows.clear_widgets()
+        for companion in player["companions"]:
+            rows.add_widget(CompanionRow(card=companion["card"], panel=self,
+                                         text=companion_text(companion)))
+        self.camp_text = _("Camp: village worth {value}").format(value=player["camp"]) \
+            if player["camp"] else _("Camp: on the start space")
+        self.boats = list(player["boats"] or [])
+        for boat in range(4):
+            button = self.ids[f"boat_{boat}"]
+            island = self.boats[boat] if boat < len(self.boats) else 0
+            button.text = _("Boat {number}: island {island}").format(
+                number=boat + 1, island=island) if island else _(
+                "Boat {number}: centre").format(number=boat + 1)
+        costs = player["track_rerolls"]
+        self.track_reroll_text = _("Score-track reroll: to {space}").format(space=costs[0]) \
+            if costs and state["phase"] == "late_morning" else ""
+        self.lumipili_left = player["lumipili_left"] if state["phase"] == "late_morning" else 0
+
+    def send(self, command: dict[str, Any]) -> bool:
+        return bool(app().send({**command, "player": self.player}))
+
+    def pick_companion(self) -> None:
+        """The card list as large buttons; cards already in a row are left out."""
+        picker = CardPicker(title=_("{name}: which companion?").format(name=self.name),
+                            columns=5)
+        held = {c["card"] for p in self._state["players"] for c in p["companions"]}
+        colour = COMPANION_COLOUR
+        picker.fill([{"value": card["id"], "text": card["name"],
+                      "detail": companion_detail(card),
+                      "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
+                     for card in app().catalogue_of("glow")["companions"]])
+        picker.offer(held)
+        picker.when_picked = lambda card: self.send({"cmd": "companion", "card": card})
+        picker.open()
+
+    def remove_companion(self, card: str) -> None:
+        self.send({"cmd": "companion", "card": card, "remove": True})
+
+    def pick_camp(self) -> None:
+        picker = CardPicker(title=_("{name}: where is the camp?").format(name=self.name),
+                            columns=4)
+        colour = app().colours["button"]
+        values = [0, *self._state["village_values"]]
+        picker.fill([{"value": str(value), "text": _("Village worth {value}").format(
+                          value=value) if value else _("Start space"), "detail": "",
+                      "background": colour, "text_colour": app().colours["button_text"],
+                      "highlight": value == self._state["players"][self.player]["camp"]}
+                     for value in values])
+        picker.when_picked = lambda value: self.send({"cmd": "camp", "value": int(value)})
+        picker.open()
+
+    def pick_island(self, boat: int) -> None:
+        picker = CardPicker(title=_("{name}: boat {number} sails to which island?").format(
+            name=self.name, number=boat + 1), columns=4)
+        colour = app().colours["button"]
+        picker.fill([{"value": str(island), "text": _("Island {number}").format(number=island)
+                      if island else _("Centre"),
+                      "detail": _("worth {value}").format(value=value), "background": colour,
+                      "text_colour": app().colours["button_text"],
+                      "highlight": boat < len(self.boats) and self.boats[boat] == island}
+                     for island, value in enumerate(self._state["island_values"])])
+        picker.when_picked = lambda island: self.send(
+            {"cmd": "boat", "boat": boat, "island": int(island)})
+        picker.open()
+
+    def track_reroll(self) -> None:
+        self.send({"cmd": "track_reroll"})
+
+    def lumipili(self) -> None:
+        self.send({"cmd": "lumipili"})
+
+
+class ScoreStepper(Stepper):
+    """An end-scoring number: − and + by one, and by ten where the numbers run high."""
+
+    key = StringProperty("")
+    """end_score's field."""
+    tens = BooleanProperty(False)
+    """Offers −10 and +10 too."""
+
+
+class ScorePanel(InstantPopup):
+    """One player's end scoring: the track's score, the four categories and the reroll tokens
+    left, filled in with what the app knows; the total follows every tap, Save sends it."""
+
+    player = NumericProperty(0)
+    name = StringProperty("")
+    total_text = StringProperty("")
+    """The sum as the categories stand, each apart."""
+
+    def show(self, state: dict[str, Any]) -> None:
+        """Fill the numbers in once, from the entered scoring or what the app tracked."""
+        if getattr(self, "_filled", False) or not is_glow(state):
+            return
+        self._filled = True
+        player = state["players"][self.player]
+        self.name = player["name"]
+        known = player["end"] or {**player["end_suggested"], "track": player["score"]}
+        values = {"track": known["track"], "reroll_tokens": player["reroll_tokens"],
+                  **{key: known[key] for key in CATEGORIES}}
+        labels = {"track": _("Score on the track"), "cards": _("Cards' values"),
+                  "board": _("Camp's village") if state["board"] == "realm"
+                  else _("Boats' islands"),
+                  "glowworms": _("Glowworms"), "companions": _("Companions"),
+                  "trails": _("Trails"), "reroll_tokens": _("Reroll tokens left")}
+        limits = {"track": (0, 300), "cards": (-60, 120), "board": (0, 100),
+                  "glowworms": (0, 60), "companions": (0, 60), "trails": (0, 60),
+                  "reroll_tokens": (0, 60)}
+        box = self.ids.numbers
+        box.clear_widgets()
+        self._steppers: dict[str, ScoreStepper] = {}
+        for key in ("track", *CATEGORIES, "reroll_tokens"):
+            low, high = limits[key]
+            stepper = ScoreStepper(key=key, label=labels[key], minimum=low, maximum=high,
+                                   tens=key in ("track", "cards", "board"))
+            stepper.value = values[key]
+            stepper.bind(value=self._show_total)
+            box.add_widget(stepper)
+            self._steppers[key] = stepper
+            self.ids[f"end_{key}"] = stepper
+        self._show_total()
+
+    def numbers(self) -> dict[str, int]:
+        return {key: int(stepper.value) for key, stepper in self._steppers.items()}
+
+    def _show_total(self, *_args: Any) -> None:
+        numbers = self.numbers()
+        bonus = 10 if numbers["glowworms"] >= numbers["companions"] else 0
+        total = numbers["track"] + numbers["cards"] + numbers["board"] + bonus + \
+            numbers["trails"]
+        self.total_text = end_line({**numbers, "glowworm_bonus": bonus, "total": total})
+
+    def save(self) -> None:
+        numbers = self.numbers()
+        command = {"cmd": "end_score", "player": self.player, "score": numbers["track"],
+                   **{key: numbers[key] for key in (*CATEGORIES, "reroll_tokens")}}
+        if app().send(command):
+            self.dismiss()
+
+
+def player_summary(player: dict[str, Any]) -> str:
+    parts = [_("Score {score}").format(score=player["score"]),
+             player["glowworm_threshold"]["text"],
+             _("trails {trails}").format(trails=player["trails"])]
+    return " · ".join(parts)
+
+
+def companion_text(companion: dict[str, Any]) -> str:
+    return _("{name} ({card}): value {value}, glowworms {glowworms}").format(
+        name=companion["name"], card=companion["card"].removeprefix("glow-"),
+        value=signed(companion["value"]), glowworms=companion["glowworms"])
+
+
+def companion_detail(card: dict[str, Any]) -> str:
+    detail = _("{card} · value {value}").format(card=card["id"].removeprefix("glow-"),
+                                               value=signed(card["value"]))
+    if card["glowworms"]:
+        detail += " · " + _("{count} glowworms").format(count=card["glowworms"])
+    return detail
+
+
+def lap_text(player: dict[str, Any]) -> str:
+    """Where the marker stands, so the number matches the board."""
+    if player["lap"]:
+        return _("space {space}, lap {lap}").format(space=player["track_space"],
+                                                    lap=player["lap"] + 1)
+    return _("space {space}").format(space=player["track_space"])
+
+
+def rerolls_text(player: dict[str, Any]) -> str:
+    """Usable now on the first line; gained today, usable from tomorrow, apart below."""
+    tomorrow = player["reroll_tokens_gained_today"]
+    usable = _("Rerolls {count}").format(count=player["reroll_tokens_usable"])
+    return usable + ("\n" + _("+{count} tomorrow").format(count=tomorrow) if tomorrow else "")
+
+
+def board_text(state: dict[str, Any], player: dict[str, Any]) -> str:
+    if state["board"] == "realm":
+        return _("Camp: village {value}").format(value=player["camp"]) if player["camp"] \
+            else _("Camp: start space")
+    islands = [island for island in player["boats"] or [] if island]
+    if not islands:
+        return _("Boats: all in the centre")
+    return _("Boats: islands {islands} = {value}").format(
+        islands=", ".join(map(str, islands)), value=player["board_value"])
+
+
+class GlowTableScreen(Screen):
+    title = StringProperty("")
+    """The board side, the day and the phase."""
+    phase = StringProperty("")
+    """The phase the game is in (what Done finishes), or "over"."""
+    prompt = StringProperty("")
+    """What to do now."""
+    reminders = StringProperty("")
+    """The rules to keep in mind in this phase, one a line (the evening's chores numbered)."""
+    gate = StringProperty("")
+    """The "nothing forgotten?" question Done asks in this phase ("" when it asks none)."""
+    banner = StringProperty("")
+    """The start marker passing, the game's end, the winner; empty otherwise."""
+    banner_kind = StringProperty("")
+    """"news" or "win"."""
+    over = BooleanProperty(False)
+    """The days are over: the end scoring."""
+    scored = BooleanProperty(False)
+    """Every player is scored: the result stands."""
+    tie_break = StringProperty("")
+    """Who a tie-break by reroll tokens put ahead, in words."""
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    done_text = StringProperty("")
+    """What the big button does now."""
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self._state: dict[str, Any] = {}
+        self._panel: PlayerPanel | ScorePanel | None = None
+        days, phases = self.ids.days, self.ids.phases
+        self._days = [DayCell(text=str(day)) for day in range(1, 9)]
+        for cell in self._days:
+            days.add_widget(cell)
+        self._phases = [DayCell() for _phase in PHASES]
+        for cell in self._phases:
+            phases.add_widget(cell)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        if is_glow(app().game_state):
+            self.refresh(app().game_state, [])
+
+    # --- what the shared screens ask of a table ---
+
+    def setup_summary(self, state: dict[str, Any]) -> str:
+        """The checklist's line: the board side, the players, who starts."""
+        names = ", ".join(p["name"] for p in state["players"])
+        starter = state["players"][state["start_player"]]["name"]
+        mode = _("end scoring only") if state["mode"] == "scoring" else _(
+            "{name} starts").format(name=starter)
+        return " · ".join([state["board_name"], names, mode])
+
+    @staticmethod
+    def resume_text(state: dict[str, Any]) -> str:
+        """Home's button: the day and phase, or the end scoring still to do."""
+        if state.get("outcome") is not None:
+            return ""
+        if state["phase"] == "over":
+            return _("Resume Glow: the end scoring")
+        return _("Resume Glow: day {day}, {phase}").format(
+            day=state["day"], phase=_(PHASE_NAMES.get(state["phase"], state["phase"])).lower())
+
+    @staticmethod
+    def ready_text(all_ticked: bool) -> str:
+        return _("All set: on to day 1") if all_ticked else _("Set up: on to day 1")
+
+    def key_pressed(self, key: int, codepoint: str | None, ctrl: bool) -> bool:
+        if ctrl and codepoint == "z":
+            self.undo()
+        elif ctrl and codepoint == "y":
+            self.redo()
+        elif not ctrl and key in (13, 32, 271):  # Enter, Space, keypad Enter
+            self.done()
+        else:
+            return False
+        return True
+
+    # --- what the screen shows ---
+
+    def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
+        if not is_glow(state):
+            return  # no game, or another game's state
+        assert state is not None
+        self._state = state
+        phase = state["phase"]
+        self.phase = phase
+        self.over = phase == "over"
+        self.scored = state["outcome"] is not None
+        board = state["board_name"]
+        if self.over:
+            self.title = _("Glow · {board} · end scoring").format(board=board)
+        else:
+            self.title = _("Glow · {board} · day {day} of {days} · {phase}").format(
+                board=board, day=state["day"], days=state["days"],
+                phase=_(PHASE_NAMES[phase]).lower())
+        self.prompt = state["prompt"]["text"]
+        lines = [reminder["text"] for reminder in state["reminders"]]
+        numbered = phase == "evening"
+        self.reminders = "\n".join(f"{n}. {line}" if numbered else f"• {line}"
+                                   for n, line in enumerate(lines, start=1))
+        self.gate = state["gate"]["text"] if state["gate"] else ""
+        self.can_undo, self.can_redo = bool(state.get("can_undo")), bool(state.get("can_redo"))
+        self.tie_break = tie_break_text(state)
+        self._show_banner(state, events)
+        self._show_track(state)
+        self._show_players(state)
+        self.done_text = (_("Home") if self.scored else _("Score the next player")) \
+            if self.over else (_("Done: nothing forgotten?") if self.gate else _("Done"))
+        if self._panel is not None:
+            self._panel.show(state)
+        if any(event.get("type") == "game_started" and event.get("mode") == "scoring"
+               for event in events):
+            # Scoring only: nothing to set out, straight on to the scoring (after the shared
+            # new-game screen has shown the checklist).
+            Clock.schedule_once(lambda _dt: app().show(app().table_name()), 0)
+
+    def _show_banner(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        if state["outcome"] is not None:
+            self.banner_kind, self.banner = "win", state["prompt"]["text"]
+            return
+        if not events:
+            return  # a refresh without a command (entering, a language change) keeps it
+        kinds = {event.get("type"): event for event in events}
+        if "game_over" in kinds and state["mode"] == "full":
+            self.banner_kind = "news"
+            self.banner = _("Day {day} is over: the end scoring").format(day=state["day"])
+        elif "start_marker_passed" in kinds:
+            self.banner_kind = "news"
+            self.banner = _("Day {day}: the start marker passes to {name}").format(
+                day=state["day"], name=state["players"][state["start_player"]]["name"])
+        else:
+            self.banner_kind, self.banner = "", ""
+
+    def _show_track(self, state: dict[str, Any]) -> None:
+        for day, cell in enumerate(self._days, start=1):
+            cell.when = "now" if day == state["day"] and not self.over else (
+                "past" if day < state["day"] or self.over else "future")
+        index = PHASES.index(state["phase"]) if state["phase"] in PHASES else len(PHASES)
+        for position, (phase, cell) in enumerate(zip(PHASES, self._phases, strict=True)):
+            cell.text = _(PHASE_NAMES[phase])
+            cell.when = "now" if position == index else ("past" if position < index
+                                                          else "future")
+
+    def _show_players(self, state: dict[str, Any]) -> None:
+        box = self.ids.players
+        tiles = list(reversed(box.children))
+        if len(tiles) != len(state["players"]):
+            box.clear_widgets()
+            tiles = [PlayerTile(index=i, screen=self) for i in range(len(state["players"]))]
+            for tile in tiles:
+                box.add_widget(tile)
+        ranks = rank_numbers(state["outcome"]["ranking"]) if state["outcome"] else {}
+        for i, (tile, player) in enumerate(zip(tiles, state["players"], strict=True)):
+            tile.band = colour_rgba(player["colour"])
+            tile.ink = rgba(text_colour_on(colour_hex(player["colour"])))
+            tile.starts = i == state["start_player"] and not self.over
+            tile.name = player["name"] + (" · " + _("start") if tile.starts else "")
+            tile.score = player["score"]
+            tile.lap_text = lap_text(player)
+            tile.rerolls = player["reroll_tokens"]
+            tile.rerolls_text = rerolls_text(player)
+            tile.threshold_text = player["glowworm_threshold"]["text"]
+            tile.threshold_met = player["glowworm_threshold"]["met"]
+            tile.board_text = board_text(state, player)
+            tile.over = self.over
+            end = player["end"]
+            tile.scored = end is not None
+            tile.can_accept = self.over and end is None and state["mode"] == "full"
+            if end is not None:
+                tile.final_text = str(end["total"])
+                tile.end_text = end_line(end)
+            else:
+                tile.final_text = "–"
+                tile.end_text = _("not scored yet")
+            rank = ranks.get(i)
+            tile.winner = rank == 1
+            tile.rank_text = (_("Rank {rank} · {count} reroll tokens left").format(
+                rank=rank, count=player["reroll_tokens"]) if rank is not None else "")
+
+    # --- what the players do ---
+
+    def done(self) -> None:
+        """The big button: finish the phase (asking "nothing forgotten?" where the rules do);
+        once the days are over, the next player's scoring; once all are scored, Home."""
+        if self.over:
+            if self.scored:
+                app().show("home")
+                return
+            unscored = [i for i, p in enumerate(self._state["players"]) if p["end"] is None]
+            if unscored:
+                self.open_scoring(unscored[0])
+            return
+        if self.gate:
+            phase = self.phase
+            ConfirmPopup(message=self.gate, confirm_text=_("Nothing forgotten: go on"),
+                         when_confirmed=lambda: app().send(
+                             {"cmd": "next", "phase": phase, "confirm": True})).open()
+            return
+        app().send({"cmd": "next", "phase": self.phase})
+
+    def act(self) -> None:
+        """A "done" command tag laid on the reader: what the big button does (the name every
+        game's table screen answers to)."""
+        self.done()
+
+    def change(self, what: str, player: int, amount: int) -> None:
+        """A tile's − or +: the score or the reroll tokens."""
+        app().send({"cmd": what, "player": player, "amount": amount})
+
+    def accept(self, player: int) -> None:
+        """One tap: the end scoring as the app tracked it."""
+        known = self._state["players"][player]["end_suggested"]
+        app().send({"cmd": "end_score", "player": player,
+                    **{key: known[key] for key in CATEGORIES}})
+
+    def undo(self) -> None:
+        app().send({"cmd": "undo"})
+
+    def redo(self) -> None:
+        app().send({"cmd": "redo"})
+
+    def open_menu(self) -> None:
+        GlowMenu().open()
+
+    # --- the panels ---
+
+    def open_player(self, player: int) -> None:
+        if self.over:
+            self.open_scoring(player)
+            return
+        self._open_panel(PlayerPanel(player=player))
+
+    def open_scoring(self, player: int) -> None:
+        self._open_panel(ScorePanel(player=player))
+
+    def _open_panel(self, panel: PlayerPanel | ScorePanel) -> None:
+        panel.show(self._state)
+        panel.bind(on_dismiss=self._panel_closed)
+        self._panel = panel
+        panel.open()
+
+    def _panel_closed(self, *_args: Any) -> None:
+        self._panel = None
+
