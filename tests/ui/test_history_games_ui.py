@@ -198,3 +198,25 @@ def test_any_games_table_menu_gets_the_phones_code_beside_it(ui: Harness) -> Non
         menu.dismiss()
         ui.app.mirror_url = ""
         ui.frames(2)
+
+
+def test_glows_table_menu_gets_the_phones_code_with_no_line_of_the_core_for_it(
+        ui: Harness) -> None:
+    from companion.ui.mirror_badge import MenuWithBadge, MirrorBadge
+
+    assert ui.app.send({"cmd": "new_game", "game": "glow", "players": 2, "board": "sea"})
+    ui.app.mirror_url = "http://192.0.2.1:8765/abc"
+    ui.app.show(ui.app.table_name())
+    ui.frames(3)
+    assert ui.app.table_name() == "table-glow"
+    ui.screen.open_menu()
+    ui.frames(3)
+    menu = ui.popup()
+    try:
+        assert isinstance(menu.content, MenuWithBadge)
+        assert [child.url for child in menu.content.children
+                if isinstance(child, MirrorBadge)] == [ui.app.mirror_url]
+    finally:
+        menu.dismiss()
+        ui.app.mirror_url = ""
+        ui.frames(2)

@@ -30,7 +30,14 @@ from kivy.uix.screenmanager import Screen
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.i18n import N_, _
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, ConfirmPopup, InstantPopup, Stepper, ask_then
+from companion.ui.widgets import (
+    CardPicker,
+    ConfirmPopup,
+    InstantPopup,
+    Stepper,
+    TableMenu,
+    ask_then,
+)
 
 PHASES = ("morning", "late_morning", "noon", "afternoon", "evening")
 PHASE_NAMES = {"morning": N_("Morning"), "late_morning": N_("Late morning"),
@@ -138,7 +145,7 @@ class PlayerTile(BoxLayout):
     """The table screen (which sends the commands)."""
 
 
-class GlowMenu(InstantPopup):
+class GlowMenu(TableMenu):
     """Leaving or abandoning the game, and the settings: what is not needed every phase."""
 
     def abandon(self) -> None:
