@@ -314,7 +314,8 @@ def timed_frame(harness: Harness, watch: Stopwatch, kind: str,
     from kivy.base import EventLoop
 
     state = harness.app.game_state or {}
-    at = f"round {state.get('round')}, {state.get('phase')}/{state.get('step')}"
+    at = f"round {state.get('round')}, " + "/".join(  # Leviathan Wilds has steps, no phases
+        str(state[part]) for part in ("phase", "step") if state.get(part) is not None)
     time.sleep(HOLD_S)
     watch.reset()
     clock = watch.clock
@@ -325,7 +326,7 @@ def timed_frame(harness: Harness, watch: Stopwatch, kind: str,
     drawn = clock()
     if watch.draw_at is None or watch.flip_at is None:
         raise RuntimeError(f"{kind!r} drew no frame")
-    if harness.app.screens.current != "table":
+    if not harness.app.screens.current.startswith("table"):  # each game's table: table[-game]
         kind += ", ends the game"
     return Tap(
         kind=kind,
