@@ -113,6 +113,7 @@ def tap_summary(taps: list[Tap]) -> dict[str, Any]:
             "swap_median": statistics.median(tap.swap_ms for tap in these),
             "within_one_frame": sum(t <= GOAL_FRAME_MS for t in totals) / len(totals),
             "gc_taps": sum(tap.gc_ms > 0 for tap in these),
+            "gc_max_ms": max(tap.gc_ms for tap in these),
             "slowest": asdict(max(these, key=lambda tap: tap.total_ms)),
         }
     return figures
@@ -409,7 +410,8 @@ def print_kinds(by_kind: dict[str, Any], indent: str = "  ") -> None:
         send = f"; send {f['send_median']:.2f}" if f["send_median"] is not None else ""
         print(f"{indent}    without the swap: median {work['median']:.1f}   IQR "
               f"{work['q1']:.1f} – {work['q3']:.1f}   p95 {work['p95']:.1f}   (median swap "
-              f"{f['swap_median']:.1f}{send}; the collector ran in {f['gc_taps']} {noun})")
+              f"{f['swap_median']:.1f}{send}; the collector ran in {f['gc_taps']} {noun}, up to "
+              f"{f['gc_max_ms']:.1f})")
 
 
 def report(figures: dict[str, Any]) -> None:
