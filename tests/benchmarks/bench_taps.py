@@ -75,6 +75,7 @@ LEVIATHAN_GAME = {"players": 4, "difficulty": "medium", "leviathan": 1}
 LEVIATHAN_TABLE = "table-leviathan-wilds"
 LEVIATHAN_TAPS = (("done", "Done"), ("wild", "WILD +1"), ("health_down", "Health -1"),
                   ("health_up", "Health +1"), ("guardian", "Guardian…, opens the panel"))
+SPIRIT_ISLAND_TAPS = ("Done", "+1 fear")  # what bench_ui's play() taps, in its order
 PLAYERS_PAUSE_S = 0.03  # between taps: the collector runs now, not inside the next tap
 GOAL_MIRROR_P99_MS = 250.0
 PHONES_TIMEOUT_S = 60.0
@@ -97,10 +98,19 @@ def spread_of(samples: list[float]) -> dict[str, float]:
             "p95": only, "samples": 1}
 
 
-def tap_summary(taps: list[Tap]) -> dict[str, Any]:
+def in_order(kinds: Iterator[str] | list[str], order: tuple[str, ...]) -> list[str]:
+    """The kinds of tap in the order of the buttons they begin with (then by name)."""
+    def place(kind: str) -> tuple[int, str]:
+        return next((i for i, start in enumerate(order) if kind.startswith(start)),
+                    len(order)), kind
+
+    return sorted(set(kinds), key=place)
+
+
+def tap_summary(taps: list[Tap], order: tuple[str, ...]) -> dict[str, Any]:
     """Per kind of tap: the spread of tap to frame and of the work before the swap."""
     figures: dict[str, Any] = {}
-    for kind in dict.fromkeys(tap.kind for tap in taps):
+    for kind in in_order([tap.kind for tap in taps], order):
         these = [tap for tap in taps if tap.kind == kind]
         totals = [tap.total_ms for tap in these]
         work = [tap.total_ms - tap.swap_ms for tap in these]
@@ -198,7 +208,7 @@ def time_leviathan(rounds: int, warm_up: int, folder: Path) -> dict[str, Any]:
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
     return {"game": LEVIATHAN_GAME, "rounds": rounds, "warm_up_rounds": warm_up,
             "load_average": {"start": load_at_start, "end": load_average()},
-            "by_kind": tap_summary(taps)}
+            "by_kind": tap_summary(taps, (*(kind for _, kind in LEVIATHAN_TAPS), REDRAW))}
 
 
 # --- the phones' mirror -----------------------------------------------------------------------
@@ -331,12 +341,13 @@ def time_mirror(rounds: int, warm_up: int, blocks: int, phones: int,
     by_condition = {}
     for condition, on in (("off", False), ("on", True)):
         taps = [tap for block in done if block.mirror_on == on for tap in block.taps]
-        by_condition[condition] = tap_summary(taps)
+        by_condition[condition] = tap_summary(taps, SPIRIT_ISLAND_TAPS)
     per_block = [{"mirror": "on" if block.mirror_on else "off",
                   "load_average": {"start": block.load_at_start, "end": block.load_at_end},
                   "median_by_kind": {kind: statistics.median(
                       tap.total_ms for tap in block.taps if tap.kind == kind)
-                      for kind in dict.fromkeys(tap.kind for tap in block.taps)}}
+                      for kind in in_order([tap.kind for tap in block.taps],
+                                           SPIRIT_ISLAND_TAPS)}}
                  for block in done]
     return {"phones": phones, "blocks": blocks, "rounds_per_block": rounds,
             "warm_up_rounds_per_block": warm_up,
