@@ -40,6 +40,8 @@ def start(ui: Harness, players: int, board: str, start_player: int | None = 0,
     ui.tap_id("game_glow")
     form = ui.screen
     assert form.ids.glow_form.opacity == 1 and form.ids.leviathan_form.opacity == 0
+    assert (form.ids.glow_realm.text, form.ids.glow_sea.text) == (
+        "Realm of Shadows", "Sea of Darkness")  # the board sides' buttons name them
     ui.tap_id(f"glow_{board}")
     ui.tap_id(f"glow_{mode}")
     ui.tap_id(f"glow_players_{players}")
