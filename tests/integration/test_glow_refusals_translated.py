@@ -48,7 +48,7 @@ ERRORS = {
         "Neuwurf-Marker werden ausgegeben: nur in der Phase „Vormittag“; jetzt ist „Morgen“",
         "das sollte die Phase „Mittag“ beenden, aber es ist schon „Morgen“; nichts wurde "
         "geändert",
-        "Boote fahren auf der Seite Meer der Dunkelheit; diese Partie spielt im Reich der "
+        "Boote fahren auf der Seite Meer der Finsternis; diese Partie spielt im Reich der "
         "Schatten",
         "Spieler 0 ist mit Anwerben dran, nicht Spieler 1",
         "die Schlusswertung kommt nach dem Abend von Tag 8; jetzt ist Tag 1, Phase „Morgen“",

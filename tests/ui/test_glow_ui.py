@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from companion import i18n
+from companion.games.registry import GAMES
+
 from .harness import Harness
 from .test_layout import layout_problems
 
@@ -146,6 +149,9 @@ def test_a_two_player_realm_game_runs_eight_days_to_the_end_scoring(ui: Harness)
     state = done(ui)
     assert (state["day"], state["phase"], state["start_player"]) == (2, "morning", 0)
     assert "start marker passes" in ui.screen.banner
+    passed = [{"type": "start_marker_passed", "start_player": 0}]  # the phones' words too
+    assert GAMES["glow"].banner(passed, ui.state, i18n.translations("en")) == [
+        {"kind": ui.screen.banner_kind, "text": ui.screen.banner}]
     while ui.state["phase"] != "over":
         done(ui)
     score_the_digest_s_example(ui)

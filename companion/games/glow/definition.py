@@ -8,7 +8,7 @@ from companion.core.events import Event
 from companion.core.game import Course, Game
 from companion.core.phrases import Translate, render
 
-from . import data
+from . import data, table_words
 from .commands import COMMANDS, NewGame
 from .parse import command_to_dict, parse_command
 from .record import state_from_record, state_to_record
@@ -99,4 +99,6 @@ GLOW = Game(
     layouts="glow",
     table_screen="companion.games.glow.ui.table:GlowTableScreen",
     setup_form="companion.games.glow.ui.setup:GlowForm",
+    banner=lambda events, state, words: table_words.banner_lines(events, state, words.gettext),
+    names=table_words.names,
 )

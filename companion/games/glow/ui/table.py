@@ -27,15 +27,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
-from companion.i18n import N_, _
+from companion.i18n import _
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, ConfirmPopup, InstantPopup, Stepper, ask_then
 
-PHASES = ("morning", "late_morning", "noon", "afternoon", "evening")
-PHASE_NAMES = {"morning": N_("Morning"), "late_morning": N_("Late morning"),
-               "noon": N_("Noon"), "afternoon": N_("Afternoon"), "evening": N_("Evening"),
-               "over": N_("End scoring")}
 CATEGORIES = ("cards", "board", "glowworms", "companions", "trails")
 """end_score's fields besides the track's score and the reroll tokens left."""
 NEUTRAL = "#5A5F66"
@@ -517,21 +514,13 @@ class GlowTableScreen(Screen):
             Clock.schedule_once(lambda _dt: app().show(app().table_name()), 0)
 
     def _show_banner(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        if state["outcome"] is not None:
-            self.banner_kind, self.banner = "win", state["prompt"]["text"]
+        """The same lines as the phones' page (table_words); a refresh without a command
+        (entering, a language change) keeps the news shown."""
+        if state["outcome"] is None and not events:
             return
-        if not events:
-            return  # a refresh without a command (entering, a language change) keeps it
-        kinds = {event.get("type"): event for event in events}
-        if "game_over" in kinds and state["mode"] == "full":
-            self.banner_kind = "news"
-            self.banner = _("Day {day} is over: the end scoring").format(day=state["day"])
-        elif "start_marker_passed" in kinds:
-            self.banner_kind = "news"
-            self.banner = _("Day {day}: the start marker passes to {name}").format(
-                day=state["day"], name=state["players"][state["start_player"]]["name"])
-        else:
-            self.banner_kind, self.banner = "", ""
+        lines = banner_lines(events, state, _)
+        self.banner_kind, self.banner = ((lines[-1]["kind"], lines[-1]["text"]) if lines
+                                         else ("", ""))
 
     def _show_track(self, state: dict[str, Any]) -> None:
         for day, cell in enumerate(self._days, start=1):
