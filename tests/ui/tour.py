@@ -268,6 +268,13 @@ def glow_stops(ui: Harness) -> Iterator[str]:
     send({"cmd": "glowworms", "player": 3, "amount": 4})
     ui.frames(3)
     yield "glow-table-morning"
+    app.read_message = "Bartholomäus recruits Briki: from which area?"
+    ui.screen.choose_companion("glow-A11")  # a companion laid on the reader
+    ui.frames(3)
+    yield "glow-picker-area"
+    ui.popup().dismiss()
+    app.read_message = ""
+    ui.frames(2)
     while app.game_state["phase"] != "noon":
         send({"cmd": "next"})
     ui.frames(3)

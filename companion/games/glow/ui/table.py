@@ -604,6 +604,22 @@ class GlowTableScreen(Screen):
         app().send({"cmd": "end_score", "player": player,
                     **{key: known[key] for key in CATEGORIES}})
 
+    def choose_companion(self, card: str) -> None:
+        """A companion laid on the reader while several areas still hold one: the player whose
+        pick it is recruits it from the area tapped here (its dice and trails go with it)."""
+        picker = self._state["picker"]
+        if picker is None:
+            return
+        chooser = CardPicker(title=app().read_message, columns=5)
+        colour = app().colours["button"]
+        chooser.fill([{"value": str(area["area"]),
+                       "text": _("Area {area}").format(area=area["area"]), "detail": "",
+                       "background": colour, "text_colour": app().colours["button_text"]}
+                      for area in self._state["areas"] if area["companion"]])
+        chooser.when_picked = lambda area: app().send(
+            {"cmd": "pick", "player": picker, "area": int(area), "card": card})
+        chooser.open()
+
     def undo(self) -> None:
         app().send({"cmd": "undo"})
 
