@@ -248,6 +248,8 @@ def test_scoring_only_goes_straight_to_the_scoring_and_ranks_ties_by_reroll_toke
     assert "Bo and Ada both have 60" in table.tie_break
     assert [tile.rank_text.split(" ·")[0] for tile in tiles(ui)] == ["Rank 2", "Rank 1",
                                                                     "Rank 3"]
+    assert [tile.rank_text for tile in tiles(ui)[:2]] == [
+        "Rank 2 · 1 reroll token left", "Rank 1 · 3 reroll tokens left"]
 
 
 def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,

@@ -29,7 +29,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, ConfirmPopup, InstantPopup, Stepper, ask_then
 
@@ -565,7 +565,9 @@ class GlowTableScreen(Screen):
                 tile.end_text = _("not scored yet")
             rank = ranks.get(i)
             tile.winner = rank == 1
-            tile.rank_text = (_("Rank {rank} · {count} reroll tokens left").format(
+            tile.rank_text = (ngettext("Rank {rank} · {count} reroll token left",
+                                       "Rank {rank} · {count} reroll tokens left",
+                                       player["reroll_tokens"]).format(
                 rank=rank, count=player["reroll_tokens"]) if rank is not None else "")
 
     # --- what the players do ---
