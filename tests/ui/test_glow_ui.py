@@ -281,3 +281,17 @@ def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,
     finally:
         again.close()
         ui.app = again.app  # the fixture closes this one
+
+
+def test_the_title_names_the_phase_in_the_game_s_own_words_in_german(ui: Harness) -> None:
+    start(ui, players=2, board="sea", start_player=0)
+    done(ui)
+    ui.app.switch_language("de")
+    try:
+        ui.frames(2)
+        assert ui.screen.title == "Glow · Meer der Finsternis · Tag 1 von 8 · Vormittag"
+        assert ui.screen.title.endswith(ui.state["phase_name"])
+    finally:
+        ui.app.switch_language("en")
+    ui.frames(2)
+    assert ui.screen.title == "Glow · Sea of Darkness · day 1 of 8 · late morning"

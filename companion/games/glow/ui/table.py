@@ -491,7 +491,7 @@ class GlowTableScreen(Screen):
         else:
             self.title = _("Glow · {board} · day {day} of {days} · {phase}").format(
                 board=board, day=state["day"], days=state["days"],
-                phase=_(PHASE_NAMES[phase]).lower())
+                phase=state["phase_name"])  # the game's own word: "Mittag", not "mittag"
         self.prompt = state["prompt"]["text"]
         lines = [reminder["text"] for reminder in state["reminders"]]
         numbered = phase == "evening"
