@@ -3,7 +3,7 @@
 
     python3 tasks.py run [ARGS...]   set up, then start the companion (ARGS go to `companion`)
     python3 tasks.py test [--quick]  set up, then lint, type-check and run the whole test suite
-    python3 tasks.py bench           set up, then print the model, store and UI benchmarks
+    python3 tasks.py bench           set up, then print every benchmark (tests/benchmarks)
     python3 tasks.py screenshots     set up, then photograph every screen into screenshots/
     python3 tasks.py setup           only create or refresh the virtual environment
     python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64]
@@ -162,7 +162,8 @@ def bench(args: list[str]) -> int:
     setup()
     for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store",
                    "tests.benchmarks.bench_leviathan",
-                   "tests.benchmarks.bench_ui", "tests.benchmarks.bench_reader",
+                   "tests.benchmarks.bench_ui", "tests.benchmarks.bench_taps",
+                   "tests.benchmarks.bench_reader",
                    "tests.benchmarks.bench_rules", "tests.benchmarks.bench_mirror"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
         if code != 0:

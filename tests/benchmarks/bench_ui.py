@@ -314,7 +314,8 @@ def timed_frame(harness: Harness, watch: Stopwatch, kind: str,
     from kivy.base import EventLoop
 
     state = harness.app.game_state or {}
-    at = f"round {state.get('round')}, {state.get('phase')}/{state.get('step')}"
+    at = f"round {state.get('round')}, " + "/".join(  # Leviathan Wilds has steps, no phases
+        str(state[part]) for part in ("phase", "step") if state.get(part) is not None)
     time.sleep(HOLD_S)
     watch.reset()
     clock = watch.clock
@@ -325,7 +326,7 @@ def timed_frame(harness: Harness, watch: Stopwatch, kind: str,
     drawn = clock()
     if watch.draw_at is None or watch.flip_at is None:
         raise RuntimeError(f"{kind!r} drew no frame")
-    if harness.app.screens.current != "table":
+    if not harness.app.screens.current.startswith("table"):  # each game's table: table[-game]
         kind += ", ends the game"
     return Tap(
         kind=kind,
@@ -458,6 +459,10 @@ def build_ahead_as_on_the_pi(harness: Harness) -> None:
     harness.app._after_first_frame(0)
     deadline = time.perf_counter() + 2.0
     while time.perf_counter() < deadline:
+        EventLoop.idle()
+    # On a busy machine two seconds may not be enough: no timed tap may land among the builds.
+    deadline = time.perf_counter() + 30.0
+    while harness.app._building_ahead is not None and time.perf_counter() < deadline:
         EventLoop.idle()
 
 

@@ -441,8 +441,10 @@ def test_the_kinds_command_lists_every_kind_with_its_cards_named_in_the_language
     assert [(k["kind"], k["name"], len(k["cards"])) for k in kinds] == [
         ("invader", "Invasoren-Karten", 17), ("fear", "Furcht-Karten", 50),
         ("blight", "Ödnis-Karten", 23), ("threat", "Bedrohungskarten", 85),
-        ("weakness", "Schwächekarten", 12), ("command", "Befehls-Tags", 3)]
+        ("weakness", "Schwächekarten", 12), ("companion", "Gefährtenkarten", 46),
+        ("command", "Befehls-Tags", 3)]
     threats = kinds[3]["cards"]
     assert threats[11] == {"id": "LW-threat-3-2", "name": "3 Storm · Bedrohung 2"}
     assert kinds[4]["cards"][0] == {"id": "LW-weakness-1", "name": "Schwäche 1"}
+    assert {"id": "glow-A11", "name": "Briki"} in kinds[5]["cards"]
     assert not (tmp_path / "data").exists()  # no games database was opened for it

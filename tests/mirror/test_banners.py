@@ -10,6 +10,7 @@ from typing import Any
 from companion import i18n
 from companion.bootstrap import build_service
 from companion.driver import ScriptDriver, StateSnapshot
+from companion.games.glow import table_words as glow_words
 from companion.games.leviathan_wilds import table_words as leviathan_words
 from companion.games.registry import GAMES
 from companion.games.spirit_island import table_words as spirit_words
@@ -141,15 +142,62 @@ def test_each_phone_gets_the_catalogues_step_names_in_its_language(tmp_path: Pat
     table.close()
 
 
-def test_a_game_whose_table_announces_nothing_sends_no_banner_and_no_names(
-        tmp_path: Path) -> None:
+def test_a_quiet_glow_command_sends_no_banner_but_the_phase_names(tmp_path: Path) -> None:
     table = Played(tmp_path)
     table.play(cmd="new_game", game="glow", players=3, board="realm", start_player=0)
     table.play(cmd="score", player=1, amount=3)
     message = table.message("de")
-    assert message["banners"] == [] and message["names"] == {}
+    assert message["banners"] == []
+    assert message["names"]["phases"]["late_morning"] == "Später Vormittag"
+    assert message["names"]["boards"] == {"realm": "Reich der Schatten",
+                                          "sea": "Meer der Finsternis"}
     assert message["state"]["players"][1]["score"] == 13
     table.close()
+
+
+def test_glow_announces_the_start_marker_passing_the_last_evening_and_the_winner(
+        tmp_path: Path) -> None:
+    table = Played(tmp_path)
+    table.play(cmd="new_game", game="glow", players=2, board="sea", start_player=0,
+               names=["Ada", "Bo"])
+    for phase in ("morning", "late_morning", "noon", "afternoon", "evening"):
+        answer = table.play(cmd="next", phase=phase, confirm=True)
+    assert table.message("en")["banners"] == [
+        {"kind": "start_marker_passed", "text": "Day 2: the start marker passes to Bo"}]
+    for lang in ("de", "fr"):
+        message = table.message(lang)
+        words = i18n.translations(lang).gettext
+        assert message["banners"] == glow_words.banner_lines(answer["events"],
+                                                             message["state"], words)
+        assert message["banners"][0]["text"] != "Day 2: the start marker passes to Bo"
+    while table.driver.state()["phase"] != "over":  # type: ignore[index]
+        table.play(cmd="next", confirm=True)
+    assert table.message("en")["banners"] == [
+        {"kind": "game_over", "text": "Day 8 is over: the end scoring"}]
+    for player, trails in ((0, 2), (1, 0)):
+        table.play(cmd="end_score", player=player, cards=3, board=4, glowworms=1,
+                   companions=2, trails=trails)
+    message = table.message("fr")
+    assert message["banners"] == [{"kind": "win", "text": message["state"]["prompt"]["text"]}]
+    assert "Ada" in message["banners"][0]["text"]
+    table.close()
+
+
+def test_the_glow_table_and_the_phones_word_the_banner_alike() -> None:
+    state = {"title": "glow", "outcome": None, "mode": "full", "day": 3,
+             "players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}],
+             "prompt": {"text": "…"}}
+    words = i18n.translations("de")
+    events = [{"type": "start_marker_passed", "start_player": 2}]
+    assert glow_words.news(events, state, words.gettext) == [
+        ("start_marker_passed", "Tag 3: der Startmarker geht an Cy")]
+    assert GAMES["glow"].banner(events, state, words) == [
+        {"kind": "start_marker_passed", "text": "Tag 3: der Startmarker geht an Cy"}]
+    assert GAMES["glow"].banner(events, {**state, "mode": "scoring"}, words) == [
+        {"kind": "start_marker_passed", "text": "Tag 3: der Startmarker geht an Cy"}]
+    assert glow_words.banner_lines([{"type": "game_over", "day": 8}],
+                                   {**state, "mode": "scoring"}, words.gettext) == []
+    assert GAMES["glow"].banner(events, {"title": "leviathan-wilds"}, words) == []
 
 
 def test_a_banner_that_cannot_be_worded_leaves_the_state_to_the_phones() -> None:

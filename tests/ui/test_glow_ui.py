@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from companion import i18n
+from companion.games.registry import GAMES
+
 from .harness import Harness
 from .test_layout import layout_problems
 
@@ -40,6 +43,8 @@ def start(ui: Harness, players: int, board: str, start_player: int | None = 0,
     ui.tap_id("game_glow")
     form = ui.screen
     assert form.ids.glow_form.opacity == 1 and form.ids.leviathan_form.opacity == 0
+    assert (form.ids.glow_realm.text, form.ids.glow_sea.text) == (
+        "Realm of Shadows", "Sea of Darkness")  # the board sides' buttons name them
     ui.tap_id(f"glow_{board}")
     ui.tap_id(f"glow_{mode}")
     ui.tap_id(f"glow_players_{players}")
@@ -144,6 +149,9 @@ def test_a_two_player_realm_game_runs_eight_days_to_the_end_scoring(ui: Harness)
     state = done(ui)
     assert (state["day"], state["phase"], state["start_player"]) == (2, "morning", 0)
     assert "start marker passes" in ui.screen.banner
+    passed = [{"type": "start_marker_passed", "start_player": 0}]  # the phones' words too
+    assert GAMES["glow"].banner(passed, ui.state, i18n.translations("en")) == [
+        {"kind": ui.screen.banner_kind, "text": ui.screen.banner}]
     while ui.state["phase"] != "over":
         done(ui)
     score_the_digest_s_example(ui)
@@ -240,6 +248,8 @@ def test_scoring_only_goes_straight_to_the_scoring_and_ranks_ties_by_reroll_toke
     assert "Bo and Ada both have 60" in table.tie_break
     assert [tile.rank_text.split(" ·")[0] for tile in tiles(ui)] == ["Rank 2", "Rank 1",
                                                                     "Rank 3"]
+    assert [tile.rank_text for tile in tiles(ui)[:2]] == [
+        "Rank 2 · 1 reroll token left", "Rank 1 · 3 reroll tokens left"]
 
 
 def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,
@@ -271,3 +281,17 @@ def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,
     finally:
         again.close()
         ui.app = again.app  # the fixture closes this one
+
+
+def test_the_title_names_the_phase_in_the_game_s_own_words_in_german(ui: Harness) -> None:
+    start(ui, players=2, board="sea", start_player=0)
+    done(ui)
+    ui.app.switch_language("de")
+    try:
+        ui.frames(2)
+        assert ui.screen.title == "Glow · Meer der Finsternis · Tag 1 von 8 · Vormittag"
+        assert ui.screen.title.endswith(ui.state["phase_name"])
+    finally:
+        ui.app.switch_language("en")
+    ui.frames(2)
+    assert ui.screen.title == "Glow · Sea of Darkness · day 1 of 8 · late morning"

@@ -198,3 +198,29 @@ def test_every_leviathan_wilds_screen_fits_its_text_and_targets(
             "lw-table-last-chance", "lw-table-lost"} <= set(seen)
     assert not failures, "\n".join(f"{stop} at {size}, {text_size} text, {language}: {p}"
                                     for stop, problems in failures.items() for p in problems)
+
+
+@pytest.mark.parametrize(("size", "text_size", "language"), CASES)
+def test_every_glow_screen_fits_its_text_and_targets(
+        size: str, text_size: str, language: str, tmp_path: Path) -> None:
+    """Glow's setup form and its numbers, the checklist, a morning, noon and its question,
+    the evening, the player and scoring panels and the result, in the same cases."""
+    from .tour import glow_stops
+
+    with_text_size(tmp_path, text_size, language)
+    ui = Harness(tmp_path / "games.db", SIZES[size])
+    failures: dict[str, list[str]] = {}
+    seen = []
+    try:
+        for stop in glow_stops(ui):
+            ui.frames(3)
+            seen.append(stop)
+            problems = layout_problems(ui)
+            if problems:
+                failures[stop] = problems
+    finally:
+        ui.close()
+    assert {"glow-new-game", "glow-checklist", "glow-table-noon", "glow-noon-question",
+            "glow-panel-player", "glow-panel-scoring", "glow-result"} <= set(seen)
+    assert not failures, "\n".join(f"{stop} at {size}, {text_size} text, {language}: {p}"
+                                    for stop, problems in failures.items() for p in problems)

@@ -251,7 +251,7 @@ def test_the_enrolment_screen_lists_every_games_kinds_and_enrols_a_threat_card(
     buttons = list(reversed(screen.ids.kinds.children))
     assert [(b.kind, b.text) for b in buttons] == [
         ("invader", "Invader"), ("fear", "Fear"), ("blight", "Blight"), ("threat", "Threat"),
-        ("weakness", "Weakness"), ("command", "Command")]
+        ("weakness", "Weakness"), ("companion", "Companion"), ("command", "Command")]
     ui.tap(buttons[3])
     assert screen.kind == "threat" and buttons[3].state == "down"
     assert len(screen.ids.cards.data) == 85
@@ -274,8 +274,46 @@ def test_the_enrolment_screen_lists_every_games_kinds_and_enrols_a_threat_card(
     ui.app.switch_language("de")
     try:
         ui.frames(2)
-        assert [b.text for b in buttons][3:] == ["Bedrohung", "Schwäche", "Befehl"]
+        assert [b.text for b in buttons][3:] == ["Bedrohung", "Schwäche", "Gefährte",
+                                                 "Befehl"]
         assert screen.ids.cards.data[6]["text"] == "Schwäche 7"
         assert screen.progress_text == "0 von 12 Schwächekarten haben einen Tag"
     finally:
         ui.app.switch_language("en")
+
+
+def glow_game(ui: Harness) -> None:
+    """Glow for three, Bo starting, at its table on day 1's morning."""
+    assert ui.app.send({"cmd": "new_game", "game": "glow", "players": 3, "board": "realm",
+                        "start_player": 1, "names": ["Ada", "Bo", "Cy"]})
+    ui.app.show(ui.app.table_name())
+    ui.frames(3)
+    assert ui.app.screens.current == "table-glow"
+    assert (ui.state["phase"], ui.state["picker"]) == ("morning", 1)
+
+
+def test_a_companion_laid_in_the_morning_is_recruited_from_the_area_tapped_by_whose_pick_it_is(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    glow_game(ui)
+    enrol(ui, TAG_B, "companion", "glow-A11")
+    lay_and_lift(device, ui, TAG_B, lambda: ui.popup() is not None)
+    assert ui.app.read_message == "Bo recruits Briki: from which area?"
+    assert [b.value for b in reversed(ui.popup().ids.grid.children)] == ["1", "2", "3", "4",
+                                                                       "5"]
+    ui.pick("3")
+    state = ui.state
+    assert [c["card"] for c in state["players"][1]["companions"]] == ["glow-A11"]
+    assert state["areas"][2]["companion"] is False and state["picker"] == 2
+    tile = list(reversed(ui.screen.ids.players.children))[1]
+    assert tile.threshold_text == "glowworms 0 / companions 1"
+    # Laid again, the companion Bo holds changes nothing; after the morning neither does any.
+    enrol(ui, SPARE, "companion", "glow-A11")
+    lay_and_lift(device, ui, SPARE, lambda: "Nothing to do" in ui.app.read_message)
+    assert ui.popup() is None and ui.state["picker"] == 2
+    ui.tap_id("undo")
+    assert ui.state["players"][1]["companions"] == [] and ui.state["picker"] == 1
+    assert ui.app.send({"cmd": "next"})
+    enrol(ui, TAG_C, "companion", "glow-A01")
+    lay_and_lift(device, ui, TAG_C, lambda: "Likyar (companion card)" in ui.app.read_message)
+    assert ui.popup() is None and ui.state["phase"] == "late_morning"

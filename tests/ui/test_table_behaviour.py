@@ -201,6 +201,28 @@ def test_while_home_is_shown_every_screen_and_the_fear_picker_are_built_ahead(
         harness.close()
 
 
+def test_a_tap_on_home_while_the_fear_picker_is_laid_out_unseen_reaches_home(
+        tmp_path: Path) -> None:
+    from companion.games.spirit_island.ui.widgets import FearCardPicker
+
+    harness = Harness(tmp_path / "games.db", build_ahead=True)
+    try:
+        for _ in range(40):  # the frames of the build ahead, up to the picker's turn
+            unseen = harness.popup()
+            if isinstance(unseen, FearCardPicker) and unseen.opacity == 0:
+                break
+            harness.frames(1)
+        else:
+            raise AssertionError("the fear-card picker was never laid out unseen")
+        harness.tap_id("new_game")  # found by bench_taps: this tap used to be swallowed
+        assert harness.screen.name == "new_game"
+        harness.frames(3)
+        assert harness.popup() is None  # put away as before, and seen again when opened
+        assert unseen.opacity == 1
+    finally:
+        harness.close()
+
+
 def test_the_database_opens_after_the_first_frame_and_home_then_offers_the_game(
         tmp_path: Path) -> None:
     db = tmp_path / "games.db"

@@ -1,5 +1,5 @@
 """A walk through every screen and popup of the app, in the states that fill them most (Spirit
-Island's screens, then Leviathan Wilds' table and panels).
+Island's screens, then Leviathan Wilds' table and panels, then Glow's form, day and scoring).
 
 The layout test checks each stop at every supported size; `python3 tasks.py screenshots`
 photographs each stop at 800x480 and 720x1280.
@@ -229,6 +229,90 @@ def leviathan_stops(ui: Harness) -> Iterator[str]:
     yield "lw-table-lost"
 
 
+# Glow with four players, the longest names a tile shows, on the Realm side (its camp value).
+GLOW_NAMES = ("Maximiliane", "Bartholomäus", "Friederike", "Konstantin")
+
+
+def glow_stops(ui: Harness) -> Iterator[str]:
+    """Bring Glow's setup form, checklist, day, panels and end scoring to each of their states
+    that fill them most, and yield their names."""
+    app = ui.app
+
+    def send(command: dict[str, Any]) -> None:
+        assert app.send(command), app.notice
+
+    ui.tap_id("new_game")
+    ui.tap_id("game_glow")
+    for button in ("glow_realm", "glow_full", "glow_players_4", "glow_start_2"):
+        ui.tap_id(button)
+    for row, name in zip(ui.screen.form("glow")._rows, GLOW_NAMES, strict=False):
+        row.ids.name.text = name
+    ui.frames(3)
+    yield "glow-new-game"
+    ui.tap_id("glow_numbers")
+    ui.frames(3)
+    yield "glow-new-game-numbers"
+    ui.tap_id("glow_numbers")
+    ui.tap_id("start")
+    ui.frames(3)
+    assert app.screens.current == "checklist", app.notice
+    yield "glow-checklist"
+    for row in list(ui.widget("checklist").children):
+        ui.tap(row)
+    ui.tap_id("ready")
+    ui.frames(3)
+    assert app.screens.current == "table-glow", app.notice
+    send({"cmd": "score", "player": 0, "amount": 38})  # past the track's end: a lap shown
+    send({"cmd": "rerolls", "player": 1, "amount": 2})  # gained today, usable tomorrow
+    send({"cmd": "companion", "player": 2, "card": "glow-A11"})
+    send({"cmd": "glowworms", "player": 3, "amount": 4})
+    ui.frames(3)
+    yield "glow-table-morning"
+    app.read_message = "Bartholomäus recruits Briki: from which area?"
+    ui.screen.choose_companion("glow-A11")  # a companion laid on the reader
+    ui.frames(3)
+    yield "glow-picker-area"
+    ui.popup().dismiss()
+    app.read_message = ""
+    ui.frames(2)
+    while app.game_state["phase"] != "noon":
+        send({"cmd": "next"})
+    ui.frames(3)
+    yield "glow-table-noon"
+    ui.tap_id("done")
+    ui.frames(3)
+    assert ui.popup() is not None  # "nothing forgotten?"
+    yield "glow-noon-question"
+    ui.popup().dismiss()
+    ui.frames(2)
+    while app.game_state["phase"] != "evening":
+        send({"cmd": "next", "confirm": True})
+    ui.frames(3)
+    yield "glow-table-evening"
+    send({"cmd": "next"})
+    ui.frames(3)
+    yield "glow-table-marker-passed"
+    ui.screen.open_player(2)
+    ui.frames(3)
+    yield "glow-panel-player"
+    ui.popup().dismiss()
+    ui.frames(2)
+    while app.game_state["phase"] != "over":
+        send({"cmd": "next", "confirm": True})
+    ui.frames(3)
+    yield "glow-scoring"
+    ui.screen.open_scoring(1)
+    ui.frames(3)
+    yield "glow-panel-scoring"
+    ui.popup().dismiss()
+    ui.frames(2)
+    for player in range(4):
+        send({"cmd": "end_score", "player": player, "cards": 12, "board": 8,
+              "glowworms": 6, "companions": 5, "trails": 4, "reroll_tokens": 1})
+    ui.frames(3)
+    yield "glow-result"
+
+
 def _play_to(ui: Harness, step: str, round_number: int, fear_per_round: int = 0) -> None:
     """Send commands (not taps: the walk is about looks) until the game reaches `step`."""
     app = ui.app
@@ -266,7 +350,7 @@ def take_screenshots(folder: Path) -> list[Path]:
     written: list[Path] = []
     for size_name, text_size in SCREENSHOT_CASES:
         suffix = size_name if text_size == "normal" else f"{size_name}-{text_size}"
-        for walk in (stops, leviathan_stops):  # each game's walk on a fresh database
+        for walk in (stops, leviathan_stops, glow_stops):  # each game's walk on a fresh database
             with tempfile.TemporaryDirectory() as data:
                 with_text_size(Path(data), text_size)
                 harness = Harness(Path(data) / "games.db", SIZES[size_name])

@@ -61,7 +61,7 @@ def test_anything_but_8_10_14_or_20_hex_digits_is_not_a_uid(text: str) -> None:
 # --- meanings ---------------------------------------------------------------------------------
 
 
-def test_the_known_cards_are_spirit_islands_invader_fear_and_blight_cards_then_leviathans(
+def test_the_known_cards_are_spirit_islands_invader_fear_and_blight_cards_then_the_others(
 ) -> None:
     data = catalogue()
     assert CARDS["invader"] == [card["id"] for card in data["invader_cards"]]
@@ -69,12 +69,13 @@ def test_the_known_cards_are_spirit_islands_invader_fear_and_blight_cards_then_l
                                   for card in cards}
     assert set(CARDS["blight"]) == {card["id"] for cards in data["blight_cards"].values()
                                     for card in cards}
-    assert list(CARDS) == ["invader", "fear", "blight", "threat", "weakness"]
+    assert list(CARDS) == ["invader", "fear", "blight", "threat", "weakness", "companion"]
 
 
 def test_the_kinds_are_each_games_in_the_registrys_order_then_the_shared_command() -> None:
-    assert TAG_KINDS == ("invader", "fear", "blight", "threat", "weakness", "command")
-    assert CARD_KINDS == ("invader", "fear", "blight", "threat", "weakness")
+    assert TAG_KINDS == ("invader", "fear", "blight", "threat", "weakness", "companion",
+                         "command")
+    assert CARD_KINDS == ("invader", "fear", "blight", "threat", "weakness", "companion")
     assert list(kinds()) == list(TAG_KINDS)
     assert kinds()["threat"].many == "threat cards"
     assert kinds()["command"].label == "Command"
@@ -178,6 +179,7 @@ def test_progress_counts_distinct_cards_with_a_tag_of_all_the_catalogue_has() ->
         "blight": [0, len(CARDS["blight"])],
         "threat": [0, 85],
         "weakness": [0, 12],
+        "companion": [0, 46],
     }
 
 

@@ -5,17 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.events import Event
-from companion.core.game import Course, Game
+from companion.core.game import Course, Game, TagKind
 from companion.core.phrases import Translate, render
 
-from . import data
+from . import data, table_words
 from .commands import COMMANDS, NewGame
 from .history import HISTORY, help_step, standings
 from .parse import command_to_dict, parse_command
+from .reads import plan_read
 from .record import state_from_record, state_to_record
 from .rules import decide, start
 from .state import State
-from .texts import CATALOGUE_DOMAIN, catalogue_texts
+from .texts import CATALOGUE_DOMAIN, TAG_WORDS, catalogue_texts
 from .view import setup_checklist, view, who
 
 
@@ -76,6 +77,16 @@ def catalogue() -> dict[str, Any]:
     }
 
 
+def tag_cards() -> dict[str, list[dict[str, Any]]]:
+    """The cards a reader's tag may stand for: the companions, by the names on the cards."""
+    return {"companion": [{"id": card.id, "name": card.name, "stage": None}
+                          for card in data.COMPANIONS.values()]}
+
+
+TAG_KINDS = {"companion": TagKind(TAG_WORDS["companion"], TAG_WORDS["companion-card"],
+                                  TAG_WORDS["companion-cards"])}
+
+
 def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
     return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
 
@@ -101,6 +112,11 @@ GLOW = Game(
     layouts="glow",
     table_screen="companion.games.glow.ui.table:GlowTableScreen",
     setup_form="companion.games.glow.ui.setup:GlowForm",
+    banner=lambda events, state, words: table_words.banner_lines(events, state, words.gettext),
+    names=table_words.names,
+    tag_cards=tag_cards,
+    tag_kinds=TAG_KINDS,
+    plan_read=plan_read,
     history=HISTORY,
     help_step=help_step,
 )

@@ -13,6 +13,7 @@ from companion.core.commands import parse_command as core_parse_command
 from companion.core.commands import shown, text
 from companion.core.commands import whole_number as number
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 
 from .commands import COMMANDS, Command
 from .data import (
@@ -42,29 +43,33 @@ def _choice(cmd: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
     if checked not in choices:
         listed = ", ".join(choices) if len(choices) <= 8 else (
             f"one of the ids {choices[0]} … {choices[-1]}")
-        raise Refused(f"'{cmd}': {key} must be {listed}, not {shown(checked)}")
+        raise Refused(Phrase("'{cmd}': {key} must be {listed}, not {value}", cmd=cmd, key=key,
+                             listed=listed, value=shown(checked)))
     return checked
 
 
 def _flag(cmd: str, key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise Refused(f"'{cmd}': {key} must be true or false, not {shown(value)}")
+        raise Refused(Phrase("'{cmd}': {key} must be true or false, not {value}", cmd=cmd,
+                             key=key, value=shown(value)))
     return value
 
 
 def _list(cmd: str, key: str, value: Any, low: int, high: int) -> list[Any]:
     if not isinstance(value, list):
-        raise Refused(f"'{cmd}': {key} must be a list, not {shown(value)}")
+        raise Refused(Phrase("'{cmd}': {key} must be a list, not {value}", cmd=cmd, key=key,
+                             value=shown(value)))
     if not low <= len(value) <= high:
-        raise Refused(f"'{cmd}': {key} must hold {low} to {high} entries, not {len(value)}")
+        raise Refused(Phrase("'{cmd}': {key} must hold {low} to {high} entries, not {count}",
+                             cmd=cmd, key=key, low=low, high=high, count=len(value)))
     return value
 
 
 def _label(cmd: str, key: str, value: Any) -> str:
     checked = text(cmd, key, value)
     if not checked.strip() or len(checked) > MAX_NAME:
-        raise Refused(f"'{cmd}': each of {key} must be 1 to {MAX_NAME} characters, not "
-                      f"{shown(checked)}")
+        raise Refused(Phrase("'{cmd}': each of {key} must be 1 to {most} characters, not {value}",
+                             cmd=cmd, key=key, most=MAX_NAME, value=shown(checked)))
     return checked.strip()
 
 
@@ -75,7 +80,8 @@ def _values(cmd: str, key: str, value: Any, low: int, high: int) -> tuple[int, .
 def _rising(cmd: str, key: str, value: Any) -> tuple[int, ...]:
     spaces = _values(cmd, key, value, 0, 100)
     if list(spaces) != sorted(set(spaces)):
-        raise Refused(f"'{cmd}': {key} must list each space once, lowest first")
+        raise Refused(Phrase("'{cmd}': {key} must list each space once, lowest first", cmd=cmd,
+                             key=key))
     return spaces
 
 
@@ -85,7 +91,8 @@ def _field(cmd: str, key: str, value: Any) -> Any:
     if key == "amount":
         amount = number(cmd, key, value, -MAX_AMOUNT, MAX_AMOUNT)
         if amount == 0:
-            raise Refused(f"'{cmd}': amount must not be 0 (−n for a loss, +n for a gain)")
+            raise Refused(Phrase("'{cmd}': amount must not be 0 (−n for a loss, +n for a gain)",
+                                 cmd=cmd))
         return amount
     if key in ("player", "start_player"):
         return number(cmd, key, value, 0, MAX_PLAYERS - 1)
@@ -124,8 +131,8 @@ def _field(cmd: str, key: str, value: Any) -> Any:
         counts = tuple(number(cmd, key, v, 0, SMALL_DICE + 1)
                        for v in _list(cmd, key, value, ROW, ROW))
         if sum(counts) > SMALL_DICE + 1:  # the 9 small dice and the black die
-            raise Refused(f"'{cmd}': there are only {SMALL_DICE + 1} small dice, not "
-                          f"{sum(counts)}")
+            raise Refused(Phrase("'{cmd}': there are only {dice} small dice, not {count}",
+                                 cmd=cmd, dice=SMALL_DICE + 1, count=sum(counts)))
         return counts
     if key in ("lumipili", "tokens", "track"):
         return number(cmd, key, value, 0, 3)
@@ -146,7 +153,8 @@ def _field(cmd: str, key: str, value: Any) -> Any:
     if key == "route":
         route = tuple(number(cmd, key, v, 1, 5) for v in _list(cmd, key, value, 1, 2))
         if len(route) == 2 and route[0] > route[1]:
-            raise Refused(f"'{cmd}': route is [low, high] with low ≤ high, not {list(route)}")
+            raise Refused(Phrase("'{cmd}': route is [low, high] with low ≤ high, not {route}",
+                                 cmd=cmd, route=list(route)))
         return route
     return text(cmd, key, value)
 

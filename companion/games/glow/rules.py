@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 
 from . import commands as c
 from . import events as e
@@ -36,6 +37,7 @@ from .data import (
 )
 from .dice import trails_for_route
 from .state import Area, Companion, Final, Numbers, Player, Setup, State
+from .texts import WORDS
 
 Events = list[e.Event]
 
@@ -46,15 +48,17 @@ def _numbers(command: c.NewGame) -> Numbers:
     length = command.track_length or TRACK_LENGTH
     spaces = command.reroll_spaces if command.reroll_spaces is not None else REROLL_SPACES
     if spaces and spaces[-1] >= length:
-        raise Refused(f"a reroll space {spaces[-1]} lies beyond a score track of {length} "
-                      f"spaces (0 to {length - 1})")
+        raise Refused(Phrase("a reroll space {space} lies beyond a score track of {length} "
+                             "spaces (0 to {last})", space=spaces[-1], length=length,
+                             last=length - 1))
     return Numbers(length, spaces, command.village_values or VILLAGE_VALUES,
                    command.island_values or ISLAND_VALUES)
 
 
 def _per_player(command: c.NewGame, key: str, values: tuple[str, ...]) -> tuple[str | None, ...]:
     if len(values) > command.players:
-        raise Refused(f"{len(values)} {key} were given for {command.players} players")
+        raise Refused(Phrase("{count} {key} were given for {players} players", count=len(values),
+                             key=key, players=command.players))
     return (*values, *(None,) * (command.players - len(values)))
 
 
@@ -67,11 +71,12 @@ def start(command: c.NewGame, seed: int) -> tuple[State, Events]:
     if first is None:
         first = random.Random(seed).randrange(players)
     elif first >= players:
-        raise Refused(f"there is no player {first} to start; the players are 0 to {players - 1}")
+        raise Refused(Phrase("there is no player {player} to start; the players are 0 to {last}",
+                             player=first, last=players - 1))
     adventurers = _per_player(command, "adventurers", command.adventurers)
     taken = [a for a in adventurers if a is not None]
     if len(set(taken)) != len(taken):
-        raise Refused("each adventurer can be played by one player only")
+        raise Refused(Phrase("each adventurer can be played by one player only"))
     numbers = _numbers(command)
     setup = Setup(players, command.board, command.mode, seed, first,
                   _per_player(command, "names", command.names),
@@ -100,7 +105,8 @@ def start(command: c.NewGame, seed: int) -> tuple[State, Events]:
 
 def _player(state: State, i: int) -> Player:
     if i >= len(state.players):
-        raise Refused(f"there is no player {i}; the players are 0 to {len(state.players) - 1}")
+        raise Refused(Phrase("there is no player {player}; the players are 0 to {last}", player=i,
+                             last=len(state.players) - 1))
     return state.players[i]
 
 
@@ -116,11 +122,15 @@ def _set_area(state: State, area: int, value: Area) -> State:
     return replace(state, areas=tuple(areas))
 
 
-def _only_in(state: State, phases: tuple[str, ...], what: str) -> None:
-    if state.phase not in phases:
-        names = " or ".join(p.replace("_", " ") for p in phases)
-        raise Refused(f"{what} only in the {names}; it is the {state.phase.replace('_', ' ')} "
-                      "now")
+def _phase_word(phase: str) -> Phrase:
+    """A phase's name inside a refusal: "late morning"; the game's end as "over"."""
+    return Phrase("over") if phase == OVER else Phrase(WORDS[phase])
+
+
+def _only_in(state: State, phase: str, what: Phrase) -> None:
+    if state.phase != phase:
+        raise Refused(Phrase("{what} only in the {phase}; it is the {now} now", what=what,
+                             phase=_phase_word(phase), now=_phase_word(state.phase)))
 
 
 def move_score(state: State, i: int, amount: int, events: Events) -> State:
@@ -204,14 +214,15 @@ def next_phase(state: State, command: c.Next) -> tuple[State, Events]:
     if command.phase is not None and command.phase != state.phase:
         # A second tap on Done, meant for a phase already finished: refused, so that it is
         # neither logged nor undone.
-        raise Refused(f"this was meant to finish the {command.phase.replace('_', ' ')}, but it "
-                      f"is the {state.phase.replace('_', ' ')} already; nothing was changed")
+        raise Refused(Phrase("this was meant to finish the {phase}, but it is the {now} already; "
+                             "nothing was changed", phase=_phase_word(command.phase),
+                             now=_phase_word(state.phase)))
     if state.phase == OVER:
-        raise Refused("the game is over: enter each player's end score")
+        raise Refused(Phrase("the game is over: enter each player's end score"))
     if state.phase in GATED and not command.confirm:
-        raise Refused(f"nothing forgotten? A shard, token or move not taken by the end of the "
-                      f"{state.phase} is lost. Send next with confirm: true once everyone has "
-                      "checked")
+        raise Refused(Phrase("nothing forgotten? A shard, token or move not taken by the end of "
+                             "the {phase} is lost. Send next with confirm: true once everyone "
+                             "has checked", phase=_phase_word(state.phase)))
     events: Events = []
     if state.phase == "morning":
         state = _end_morning(state, events)
@@ -227,12 +238,12 @@ def _add_companion(state: State, i: int, card: str, events: Events, value: int |
                    glowworms: int | None = None, die: str | None = None) -> State:
     for holder, other in enumerate(state.players):
         if any(comp.card == card for comp in other.companions):
-            raise Refused(f"{card} ({COMPANIONS[card].name}) is already in player {holder}'s "
-                          "row")
+            raise Refused(Phrase("{card} ({name}) is already in player {holder}'s row", card=card,
+                                 name=COMPANIONS[card].name, holder=holder))
     data = COMPANIONS[card]
     if die is not None and data.sketal != "any":
-        raise Refused(f"only the many-coloured Sketal chooses its die; {card} is "
-                      f"{data.name}")
+        raise Refused(Phrase("only the many-coloured Sketal chooses its die; {card} is {name}",
+                             card=card, name=data.name))
     taken: str | None = None
     if data.sketal is not None:
         wanted = data.sketal if data.sketal != "any" else die
@@ -264,7 +275,8 @@ def _remove_companion(state: State, i: int, card: str, events: Events) -> State:
     player = state.players[i]
     found = next((comp for comp in player.companions if comp.card == card), None)
     if found is None:
-        raise Refused(f"player {i} has no {card} ({COMPANIONS[card].name}) in play")
+        raise Refused(Phrase("player {player} has no {card} ({name}) in play", player=i,
+                             card=card, name=COMPANIONS[card].name))
     supply = state.supply
     if found.sketal_die is not None:
         supply = tuple(d for d in LARGE_DICE_SUPPLY if d in supply or d == found.sketal_die)
@@ -275,20 +287,20 @@ def _remove_companion(state: State, i: int, card: str, events: Events) -> State:
 
 
 def pick(state: State, command: c.Pick) -> tuple[State, Events]:
-    _only_in(state, ("morning",), "companions are recruited")
+    _only_in(state, "morning", Phrase("companions are recruited"))
     _player(state, command.player)
     if state.picker is None:
-        raise Refused("everyone has recruited this morning; tap Done for the late morning")
+        raise Refused(Phrase("everyone has recruited this morning; tap Done for the late morning"))
     if state.needs_discard:
-        raise Refused("two players: the start player first sends one more companion to the "
-                      "graveyard (discard)")
+        raise Refused(Phrase("two players: the start player first sends one more companion to "
+                             "the graveyard (discard)"))
     if command.player != state.picker:
-        raise Refused(f"it is player {state.picker}'s turn to recruit, not player "
-                      f"{command.player}'s")
+        raise Refused(Phrase("it is player {picker}'s turn to recruit, not player {player}'s",
+                             picker=state.picker, player=command.player))
     a = command.area - 1
     area = state.areas[a]
     if not area.companion:
-        raise Refused(f"area {command.area} holds no companion any more")
+        raise Refused(Phrase("area {area} holds no companion any more", area=command.area))
     events: Events = [e.Picked(command.player, command.area, command.card, area.dice,
                                area.trails)]
     player = state.players[command.player]
@@ -301,14 +313,14 @@ def pick(state: State, command: c.Pick) -> tuple[State, Events]:
 
 
 def discard(state: State, command: c.Discard) -> tuple[State, Events]:
-    _only_in(state, ("morning",), "the extra companion is sent away")
+    _only_in(state, "morning", Phrase("the extra companion is sent away"))
     if not state.needs_discard:
-        raise Refused("only with two players, right after the start player's pick, does the "
-                      "start player send one more companion to the graveyard")
+        raise Refused(Phrase("only with two players, right after the start player's pick, does "
+                             "the start player send one more companion to the graveyard"))
     a = command.area - 1
     area = state.areas[a]
     if not area.companion:
-        raise Refused(f"area {command.area} holds no companion any more")
+        raise Refused(Phrase("area {area} holds no companion any more", area=command.area))
     card = command.card or area.card
     events: Events = [e.Discarded(command.area, card)]
     state = _set_area(state, a, replace(area, companion=False, card=None))
@@ -321,10 +333,10 @@ def area_dice(state: State, command: c.AreaDice) -> tuple[State, Events]:
     trail tokens come with the next row)."""
     setup_roll = state.phase == "morning" and state.day == 1 and not state.picked
     if not setup_roll and state.phase != "evening":
-        raise Refused("the small dice are entered after the setup roll (day 1, before the "
-                      "first pick) or when they are returned in the evening")
+        raise Refused(Phrase("the small dice are entered after the setup roll (day 1, before the "
+                             "first pick) or when they are returned in the evening"))
     if state.dice_entered:
-        raise Refused("the small dice are entered already; undo to correct them")
+        raise Refused(Phrase("the small dice are entered already; undo to correct them"))
     trailed = tuple(a for a, n in enumerate(command.dice) if n == 0) if setup_roll else ()
     areas = tuple(replace(area, dice=n, trails=area.trails + (a in trailed))
                   for a, (area, n) in enumerate(zip(state.areas, command.dice, strict=True)))
@@ -337,7 +349,8 @@ def area_dice(state: State, command: c.AreaDice) -> tuple[State, Events]:
 
 def _running(state: State) -> None:
     if state.phase == OVER:
-        raise Refused("the game is over: only the end scores (end_score) can be entered now")
+        raise Refused(Phrase("the game is over: only the end scores (end_score) can be entered "
+                             "now"))
 
 
 def score(state: State, command: c.Score) -> tuple[State, Events]:
@@ -352,7 +365,7 @@ def rerolls(state: State, command: c.Rerolls) -> tuple[State, Events]:
         player = replace(player, reroll_tokens=player.reroll_tokens + command.amount,
                          gained_today=player.gained_today + command.amount)
     else:
-        _only_in(state, ("late_morning",), "reroll tokens are spent")
+        _only_in(state, "late_morning", Phrase("reroll tokens are spent"))
         spend = -command.amount
         if spend > player.usable_rerolls:
             raise Refused(_not_usable(command.player, player, spend))
@@ -362,10 +375,11 @@ def rerolls(state: State, command: c.Rerolls) -> tuple[State, Events]:
     return _set_player(state, command.player, player), events
 
 
-def _not_usable(i: int, player: Player, spend: int) -> str:
-    waiting = (f"; {player.gained_today} gained today can be used from tomorrow"
-               if player.gained_today else "")
-    return f"player {i} can spend {player.usable_rerolls} reroll tokens, not {spend}{waiting}"
+def _not_usable(i: int, player: Player, spend: int) -> Phrase:
+    waiting: Phrase | str = (Phrase("; {count} gained today can be used from tomorrow",
+                                    count=player.gained_today) if player.gained_today else "")
+    return Phrase("player {player} can spend {usable} reroll tokens, not {spend}{waiting}",
+                  player=i, usable=player.usable_rerolls, spend=spend, waiting=waiting)
 
 
 def _tokens(kind: str) -> Callable[[State, Any], tuple[State, Events]]:
@@ -373,8 +387,10 @@ def _tokens(kind: str) -> Callable[[State, Any], tuple[State, Events]]:
         player = _player(state, command.player)
         value = getattr(player, "glowworm_tokens" if kind == "glowworms" else "trails")
         if value + command.amount < 0:
-            raise Refused(f"player {command.player} has {kind} worth {value}; {-command.amount} "
-                          "cannot be given back")
+            raise Refused(Phrase("player {player} has {kind} worth {value}; {amount} cannot be "
+                                 "given back", player=command.player,
+                                 kind=Phrase("glowworms") if kind == "glowworms"
+                                 else Phrase("trails"), value=value, amount=-command.amount))
         field = "glowworm_tokens" if kind == "glowworms" else "trails"
         state = _set_player(state, command.player,
                             replace(player, **{field: value + command.amount}))
@@ -384,13 +400,14 @@ def _tokens(kind: str) -> Callable[[State, Any], tuple[State, Events]]:
 
 
 def track_reroll(state: State, command: c.TrackReroll) -> tuple[State, Events]:
-    _only_in(state, ("late_morning",), "rerolls are taken")
+    _only_in(state, "late_morning", Phrase("rerolls are taken"))
     player = _player(state, command.player)
     target = track_reroll_target(state, command.player)
     if target is None:
-        why = ("has passed the end of the score track" if player.lapped
-               else "has no reroll space below their marker")
-        raise Refused(f"player {command.player} {why}: no score-track reroll")
+        raise Refused(Phrase("player {player} has passed the end of the score track: no "
+                             "score-track reroll", player=command.player) if player.lapped
+                      else Phrase("player {player} has no reroll space below their marker: no "
+                                  "score-track reroll", player=command.player))
     events: Events = [e.TrackRerolled(command.player, target, player.score - target)]
     return _set_player(state, command.player, replace(player, score=target)), events
 
@@ -400,7 +417,8 @@ def _use_lumipili(state: State, i: int, events: Events) -> State:
     index = next((k for k, comp in enumerate(player.companions)
                   if comp.reroll and not comp.reroll_used), None)
     if index is None:
-        raise Refused(f"player {i} has no Lumipili with its reroll left today")
+        raise Refused(Phrase("player {player} has no Lumipili with its reroll left today",
+                             player=i))
     companions = list(player.companions)
     companions[index] = replace(companions[index], reroll_used=True)
     events.append(e.LumipiliUsed(i, companions[index].card))
@@ -408,7 +426,7 @@ def _use_lumipili(state: State, i: int, events: Events) -> State:
 
 
 def lumipili(state: State, command: c.Lumipili) -> tuple[State, Events]:
-    _only_in(state, ("late_morning",), "rerolls are taken")
+    _only_in(state, "late_morning", Phrase("rerolls are taken"))
     _player(state, command.player)
     events: Events = []
     return _use_lumipili(state, command.player, events), events
@@ -416,11 +434,12 @@ def lumipili(state: State, command: c.Lumipili) -> tuple[State, Events]:
 
 def set_face(state: State, command: c.SetFace) -> tuple[State, Events]:
     """Three rerolls from any mix of sources turn one die to any face."""
-    _only_in(state, ("late_morning",), "rerolls are taken")
+    _only_in(state, "late_morning", Phrase("rerolls are taken"))
     player = _player(state, command.player)
     if command.lumipili + command.tokens + command.track != 3:
-        raise Refused("setting a die to a face takes exactly 3 rerolls (lumipili + tokens + "
-                      f"track), not {command.lumipili + command.tokens + command.track}")
+        raise Refused(Phrase("setting a die to a face takes exactly 3 rerolls (lumipili + tokens "
+                             "+ track), not {count}",
+                             count=command.lumipili + command.tokens + command.track))
     if command.tokens > player.usable_rerolls:
         raise Refused(_not_usable(command.player, player, command.tokens))
     events: Events = []
@@ -441,7 +460,8 @@ def companion(state: State, command: c.CompanionCard) -> tuple[State, Events]:
     events: Events = []
     if command.remove:
         if (command.value, command.glowworms, command.die) != (None, None, None):
-            raise Refused("a companion sent to the graveyard takes no value, glowworms or die")
+            raise Refused(Phrase("a companion sent to the graveyard takes no value, glowworms or "
+                                 "die"))
         return _remove_companion(state, command.player, command.card, events), events
     return _add_companion(state, command.player, command.card, events, command.value,
                           command.glowworms, command.die), events
@@ -450,12 +470,13 @@ def companion(state: State, command: c.CompanionCard) -> tuple[State, Events]:
 def camp(state: State, command: c.Camp) -> tuple[State, Events]:
     player = _player(state, command.player)
     if state.setup.board != "realm":
-        raise Refused("camps are on the Realm of Shadows side; this game is on the Sea of "
-                      "Darkness")
+        raise Refused(Phrase("camps are on the Realm of Shadows side; this game is on the Sea of "
+                             "Darkness"))
     values = state.setup.numbers.village_values
     if command.value != 0 and command.value not in values:
-        raise Refused(f"no village is worth {command.value}; the villages are worth "
-                      f"{', '.join(map(str, values))} (0: the start space)")
+        raise Refused(Phrase("no village is worth {value}; the villages are worth {values} (0: "
+                             "the start space)", value=command.value,
+                             values=", ".join(map(str, values))))
     events: Events = [e.CampMoved(command.player, command.value)]
     return _set_player(state, command.player, replace(player, camp=command.value)), events
 
@@ -463,20 +484,21 @@ def camp(state: State, command: c.Camp) -> tuple[State, Events]:
 def boat(state: State, command: c.Boat) -> tuple[State, Events]:
     player = _player(state, command.player)
     if state.setup.board != "sea":
-        raise Refused("boats sail on the Sea of Darkness side; this game is on the Realm of "
-                      "Shadows")
+        raise Refused(Phrase("boats sail on the Sea of Darkness side; this game is on the Realm "
+                             "of Shadows"))
     islands = len(state.setup.numbers.island_values)
     if command.island >= islands:
-        raise Refused(f"there is no island {command.island}; the islands are 0 (the centre) "
-                      f"to {islands - 1}")
+        raise Refused(Phrase("there is no island {island}; the islands are 0 (the centre) to "
+                             "{last}", island=command.island, last=islands - 1))
     others = [b for k, b in enumerate(player.boats) if k != command.boat]
     if command.island != 0 and command.island in others:
-        raise Refused(f"player {command.player} already has a boat on island {command.island}; "
-                      "one of your own boats per island")
+        raise Refused(Phrase("player {player} already has a boat on island {island}; one of "
+                             "your own boats per island", player=command.player,
+                             island=command.island))
     spent = 0
     if (command.elements is None) != (command.route is None):
-        raise Refused("to check a route, give both elements (different elements your dice "
-                      "show) and route ([n] or [low, high])")
+        raise Refused(Phrase("to check a route, give both elements (different elements your "
+                             "dice show) and route ([n] or [low, high])"))
     if command.elements is not None and command.route is not None:
         cost = trails_for_route(command.elements, command.route, player.trails)
         if cost is None:
@@ -491,21 +513,25 @@ def boat(state: State, command: c.Boat) -> tuple[State, Events]:
         player, boats=tuple(boats), trails=player.trails - spent)), events
 
 
-def _route_refusal(elements: int, route: tuple[int, ...], trails: int) -> str:
+def _route_refusal(elements: int, route: tuple[int, ...], trails: int) -> Phrase:
     demand = "–".join(map(str, route))
     if elements > route[-1]:
-        return (f"the route asks for exactly {demand} different elements and the dice show "
-                f"{elements}; trails cannot take elements away")
-    return (f"the route asks for {demand} different elements, the dice show {elements}, and "
-            f"{route[0] - elements} trails would be needed, not {trails}")
+        return Phrase("the route asks for exactly {demand} different elements and the dice "
+                      "show {elements}; trails cannot take elements away", demand=demand,
+                      elements=elements)
+    return Phrase("the route asks for {demand} different elements, the dice show {elements}, "
+                  "and {needed} trails would be needed, not {trails}", demand=demand,
+                  elements=elements, needed=route[0] - elements, trails=trails)
 
 
 def spell(state: State, command: c.Spell) -> tuple[State, Events]:
     player = _player(state, command.player)
     if command.amount > state.spell_stack:
-        raise Refused(f"only {state.spell_stack} spell tiles are left in the stack")
+        raise Refused(Phrase("only {count} spell tiles are left in the stack",
+                             count=state.spell_stack))
     if player.spells + command.amount < 0:
-        raise Refused(f"player {command.player} holds {player.spells} spell tiles")
+        raise Refused(Phrase("player {player} holds {count} spell tiles", player=command.player,
+                             count=player.spells))
     stack = state.spell_stack - max(0, command.amount)  # used or broken ones go to the box
     player = replace(player, spells=player.spells + command.amount)
     events: Events = [e.SpellsChanged(command.player, player.spells, stack)]
@@ -533,11 +559,11 @@ def rank(state: State) -> tuple[tuple[int, ...], ...]:
 
 def end_score(state: State, command: c.EndScore) -> tuple[State, Events]:
     if state.phase != OVER:
-        raise Refused(f"the end scoring comes after day 8's evening; it is day {state.day}'s "
-                      f"{state.phase.replace('_', ' ')} now")
+        raise Refused(Phrase("the end scoring comes after day 8's evening; it is day {day}'s "
+                             "{phase} now", day=state.day, phase=_phase_word(state.phase)))
     player = _player(state, command.player)
     if state.setup.mode == "scoring" and command.score is None and player.final is None:
-        raise Refused("scoring mode: give the player's score on the track (score) too")
+        raise Refused(Phrase("scoring mode: give the player's score on the track (score) too"))
     track = player.score if command.score is None else command.score
     tokens = player.reroll_tokens if command.reroll_tokens is None else command.reroll_tokens
     final = Final(track, command.cards, command.board, command.glowworms, command.companions,
@@ -595,14 +621,15 @@ def decide(state: State, command: c.Command) -> tuple[State, Events]:
     if isinstance(command, c.ShowState):
         return state, []
     if isinstance(command, (c.Undo, c.Redo)):
-        raise Refused(f"{command.name} is kept by the session, not by the rules")
+        raise Refused(Phrase("{command} is kept by the session, not by the rules",
+                             command=command.name))
     if isinstance(command, c.NewGame):
-        raise Refused("a new game is started with start(), not inside a running game")
+        raise Refused(Phrase("a new game is started with start(), not inside a running game"))
     if isinstance(command, c.EndScore):
         return end_score(state, command)
     if not isinstance(command, c.Next):
         _running(state)
     handler = HANDLERS.get(type(command))
     if handler is None:
-        raise Refused(f"'{command.name}' is not a Glow command")
+        raise Refused(Phrase("'{command}' is not a Glow command", command=command.name))
     return handler(state, command)

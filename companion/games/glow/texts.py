@@ -169,6 +169,18 @@ WORDS: dict[str, str] = {
 }
 """Words put into the sentences above, and short labels for a screen."""
 
+TAG_WORDS: dict[str, str] = {
+    "companion": "Companion",
+    "companion-card": "companion card",
+    "companion-cards": "companion cards",
+}
+"""The card reader's words: the kind of card a tag stands for."""
+
+READ_MESSAGES: dict[str, str] = {
+    "companion-which-area": "{player} recruits {name}: from which area?",
+}
+"""What the app says when a companion laid on the reader is recruited; {name} is the card's."""
+
 
 def word(key: str, **values: Any) -> Phrase:
     return Phrase(WORDS[key], **values)
@@ -187,5 +199,6 @@ def message(table: dict[str, str], message_id: str, translate: Translate = as_wr
 def catalogue_texts() -> dict[str, list[str]]:
     """Every text above by gettext template, for `python -m companion.i18n_messages`."""
     texts = [*PROMPTS.values(), *GATES.values(), *REMINDERS.values(),
-             *(text for _item, text in SETUP_ITEMS), *WORDS.values()]
+             *(text for _item, text in SETUP_ITEMS), *WORDS.values(), *TAG_WORDS.values(),
+             *READ_MESSAGES.values()]
     return {CATALOGUE_DOMAIN: sorted(set(texts))}

@@ -27,8 +27,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
-from companion.i18n import N_, _
+from companion.i18n import _, ngettext
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     CardPicker,
@@ -39,10 +40,6 @@ from companion.ui.widgets import (
     ask_then,
 )
 
-PHASES = ("morning", "late_morning", "noon", "afternoon", "evening")
-PHASE_NAMES = {"morning": N_("Morning"), "late_morning": N_("Late morning"),
-               "noon": N_("Noon"), "afternoon": N_("Afternoon"), "evening": N_("Evening"),
-               "over": N_("End scoring")}
 CATEGORIES = ("cards", "board", "glowworms", "companions", "trails")
 """end_score's fields besides the track's score and the reroll tokens left."""
 NEUTRAL = "#5A5F66"
@@ -501,7 +498,7 @@ class GlowTableScreen(Screen):
         else:
             self.title = _("Glow · {board} · day {day} of {days} · {phase}").format(
                 board=board, day=state["day"], days=state["days"],
-                phase=_(PHASE_NAMES[phase]).lower())
+                phase=state["phase_name"])  # the game's own word: "Mittag", not "mittag"
         self.prompt = state["prompt"]["text"]
         lines = [reminder["text"] for reminder in state["reminders"]]
         numbered = phase == "evening"
@@ -524,21 +521,13 @@ class GlowTableScreen(Screen):
             Clock.schedule_once(lambda _dt: app().show(app().table_name()), 0)
 
     def _show_banner(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        if state["outcome"] is not None:
-            self.banner_kind, self.banner = "win", state["prompt"]["text"]
+        """The same lines as the phones' page (table_words); a refresh without a command
+        (entering, a language change) keeps the news shown."""
+        if state["outcome"] is None and not events:
             return
-        if not events:
-            return  # a refresh without a command (entering, a language change) keeps it
-        kinds = {event.get("type"): event for event in events}
-        if "game_over" in kinds and state["mode"] == "full":
-            self.banner_kind = "news"
-            self.banner = _("Day {day} is over: the end scoring").format(day=state["day"])
-        elif "start_marker_passed" in kinds:
-            self.banner_kind = "news"
-            self.banner = _("Day {day}: the start marker passes to {name}").format(
-                day=state["day"], name=state["players"][state["start_player"]]["name"])
-        else:
-            self.banner_kind, self.banner = "", ""
+        lines = banner_lines(events, state, _)
+        self.banner_kind, self.banner = ((lines[-1]["kind"], lines[-1]["text"]) if lines
+                                         else ("", ""))
 
     def _show_track(self, state: dict[str, Any]) -> None:
         for day, cell in enumerate(self._days, start=1):
@@ -583,7 +572,9 @@ class GlowTableScreen(Screen):
                 tile.end_text = _("not scored yet")
             rank = ranks.get(i)
             tile.winner = rank == 1
-            tile.rank_text = (_("Rank {rank} · {count} reroll tokens left").format(
+            tile.rank_text = (ngettext("Rank {rank} · {count} reroll token left",
+                                       "Rank {rank} · {count} reroll tokens left",
+                                       player["reroll_tokens"]).format(
                 rank=rank, count=player["reroll_tokens"]) if rank is not None else "")
 
     # --- what the players do ---
@@ -621,6 +612,22 @@ class GlowTableScreen(Screen):
         known = self._state["players"][player]["end_suggested"]
         app().send({"cmd": "end_score", "player": player,
                     **{key: known[key] for key in CATEGORIES}})
+
+    def choose_companion(self, card: str) -> None:
+        """A companion laid on the reader while several areas still hold one: the player whose
+        pick it is recruits it from the area tapped here (its dice and trails go with it)."""
+        picker = self._state["picker"]
+        if picker is None:
+            return
+        chooser = CardPicker(title=app().read_message, columns=5)
+        colour = app().colours["button"]
+        chooser.fill([{"value": str(area["area"]),
+                       "text": _("Area {area}").format(area=area["area"]), "detail": "",
+                       "background": colour, "text_colour": app().colours["button_text"]}
+                      for area in self._state["areas"] if area["companion"]])
+        chooser.when_picked = lambda area: app().send(
+            {"cmd": "pick", "player": picker, "area": int(area), "card": card})
+        chooser.open()
 
     def undo(self) -> None:
         app().send({"cmd": "undo"})

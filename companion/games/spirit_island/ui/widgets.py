@@ -270,6 +270,17 @@ class FearCardPicker(InstantPopup):
         self._left_out: set[str] = set()
         self._expansions: set[str] | None = None
 
+    # Laid out unseen while Home is shown (the table's warm_up), it lies over Home for a frame
+    # or two: a player's tap then is for Home, not for a popup nobody can see.
+    def on_touch_down(self, touch: Any) -> bool:
+        return self.opacity > 0 and bool(super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return self.opacity > 0 and bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return self.opacity > 0 and bool(super().on_touch_up(touch))
+
     def fill(self, cards: Sequence[dict[str, Any]]) -> None:
         """Every card it may list: {"value", "text", "detail", "expansion"}."""
         self._cards = [{**card, "key": folded(card["text"])} for card in cards]
