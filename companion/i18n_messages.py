@@ -1,8 +1,9 @@
 """Every text of the app that a catalogue translates, in the templates `i18n.templates()` lists:
 
 - `companion`: the screens' texts, found in the layouts (`tr._("…")`) and the Python code
-  (`_("…")`, `i18n._("…")`, `N_("…")`, and `ngettext("…", "…", n)` for a text with a
-  singular and a plural), plus the invader card and terrain names;
+  (`_("…")`, `i18n._("…")`, `words._("…")`, `N_("…")`, and `ngettext("…", "…", n)` for a
+  text with a singular and a plural), plus the invader card and terrain names and every
+  game's name;
 - then each game's templates (its `Game.catalogue_domains`), filled from its
   `Game.catalogue_texts()` and, in its first template, the sentences its model writes in place
   as `Phrase("…")` (its refusals); Spirit Island's two are gathered here from its data:
@@ -133,7 +134,9 @@ def template_messages() -> dict[str, list[str]]:
     """Each template's texts; a text two would share belongs to the first."""
     from .games.registry import GAMES
 
-    screens = layout_messages() | code_messages() | data_messages()
+    # Every game's name is said on the shared screens (the history, the settings' headings).
+    screens = layout_messages() | code_messages() | data_messages() | {
+        game.name for game in GAMES.values()}
     found = {SCREENS_TEMPLATE: screens}
     taken = set(screens)
     for game in GAMES.values():

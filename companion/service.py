@@ -416,12 +416,20 @@ class GameService:
         return sorted(finished, key=lambda g: (g["finished_at"] or "", g["id"]), reverse=True)
 
     def stats(self) -> dict[str, Any]:
+        """Finished games: played, won, the win rate and the average score, in all and for
+        each game ("by_game", in the registry's order; a competitive game's are counted as
+        played only); and, as ever, by adversary and level ("by_adversary")."""
         played = self.history()
         groups: dict[tuple[str | None, int | None], list[dict[str, Any]]] = {}
         for game in played:
             groups.setdefault((game["adversary"], game["adversary_level"]), []).append(game)
+        by_title: dict[str, list[dict[str, Any]]] = {}
+        for game in played:
+            by_title.setdefault(game["title"], []).append(game)
         return {
             **_tally(played),
+            "by_game": [{"game": title, "name": GAMES[title].name, **_tally(by_title[title])}
+                        for title in GAMES if title in by_title],
             "by_adversary": [
                 {"adversary": adversary, "level": level, **_tally(games)}
                 for (adversary, level), games in sorted(
@@ -644,12 +652,21 @@ def parse_logged(game: Game, data: Any) -> c.Command:
     return game.parse_command(data)
 
 
+def won(game: dict[str, Any]) -> bool | None:
+    """Whether a finished game was won, as its game counts it (None: nobody wins together)."""
+    found = GAMES.get(game["title"])
+    return found.history.won(game) if found else None
+
+
 def _tally(games: list[dict[str, Any]]) -> dict[str, Any]:
-    wins = sum(1 for g in games if g["result"] in ("victory", "sacrifice"))
+    """Played, won and the win rate (of the games that can be won together), average score."""
+    results = [won(g) for g in games]
+    winnable = [result for result in results if result is not None]
+    wins = sum(1 for result in winnable if result)
     scores = [g["score"] for g in games if g["score"] is not None]
     return {
         "games_played": len(games),
         "wins": wins,
-        "win_rate": round(wins / len(games), 3) if games else None,
+        "win_rate": round(wins / len(winnable), 3) if winnable else None,
         "average_score": round(sum(scores) / len(scores), 1) if scores else None,
     }

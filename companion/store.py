@@ -83,6 +83,13 @@ def _create_tag_registry(db: Database) -> None:
     )
 
 
+@migrations(name="0004_game_details")
+def _add_game_details(db: Database) -> None:
+    # What a game's summary gives beyond the shared columns (Glow's final scores, Leviathan's
+    # guardians), as JSON: a new game needs no new column.
+    db.table("games").add_column("details", str)
+
+
 SCHEMA_VERSION = len(migrations._migrations)
 OUR_TABLES = {"games", "commands", "snapshots", "meta", "tags", Migrations.migrations_table}
 CURRENT_GAME = "current_game"
@@ -295,7 +302,7 @@ class GameStore:
         with self._writing("the new game"):
             game_id = self.db.table("games").insert({
                 "status": "active", "started_at": at, "updated_at": at, "log_length": 1,
-                "setup": json.dumps(new_game), "played_seconds": 0.0, **summary,
+                "setup": json.dumps(new_game), "played_seconds": 0.0, **_columns(summary),
             }).last_pk
             self.db.table("commands").insert({"game_id": game_id, "seq": 1,
                                         "command": json.dumps(new_game), "at": at})
@@ -334,7 +341,7 @@ class GameStore:
                                         "command": json.dumps(command), "at": now.isoformat()})
             finished = summary.get("status") == "finished"
             self.db.table("games").update(game_id, {
-                **summary, "log_length": seq, "updated_at": now.isoformat(),
+                **_columns(summary), "log_length": seq, "updated_at": now.isoformat(),
                 "played_seconds": played,
                 "finished_at": now.isoformat() if finished and not row["finished_at"]
                 else (row["finished_at"] if finished else None),
@@ -363,7 +370,7 @@ class GameStore:
         with self._writing("the imported game"):
             game_id = self.db.table("games").insert({
                 "started_at": at, "updated_at": at, "log_length": len(log),
-                "setup": json.dumps(log[0]), "played_seconds": 0.0, **summary,
+                "setup": json.dumps(log[0]), "played_seconds": 0.0, **_columns(summary),
             }).last_pk
             assert isinstance(game_id, int)
             self.db.table("commands").insert_all(
@@ -452,10 +459,25 @@ class GameStore:
         return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
 
 
+SHARED_COLUMNS = frozenset({
+    "status", "players", "rounds", "result", "reason", "score",
+    "mode", "deck_mode", "adversary", "adversary_level", "scenario", "difficulty",
+})
+"""The summary's keys that have a column of their own; a game's others go to "details"."""
+
+
+def _columns(summary: dict[str, Any]) -> dict[str, Any]:
+    """A game's summary as the games table's columns: its own keys as one JSON "details"."""
+    details = {key: value for key, value in summary.items() if key not in SHARED_COLUMNS}
+    return {**{key: value for key, value in summary.items() if key in SHARED_COLUMNS},
+            "details": json.dumps(details, sort_keys=True) if details else None}
+
+
 def _public(row: dict[str, Any]) -> dict[str, Any]:
     out = {key: value for key, value in row.items() if key not in ("setup", "played_seconds")}
     out["duration_minutes"] = round((row["played_seconds"] or 0.0) / 60, 1)
     out["setup"] = json.loads(row["setup"])
+    out["details"] = json.loads(row["details"]) if row.get("details") else {}
     out["title"] = title_of(out["setup"])
     return out
 

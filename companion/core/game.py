@@ -19,6 +19,7 @@ from typing import Any
 
 from .commands import Command, command_to_dict
 from .events import Event
+from .history import GameHistory
 from .phrases import Translate
 
 State = Any
@@ -79,6 +80,23 @@ def no_card_reads(kind: str, card: str, state: dict[str, Any] | None,
                   screen: str) -> CardRead | None:
     """A game whose cards do nothing when read: the app only says what the card is."""
     return None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One of a game's settings, drawn by the settings screen with its shared widgets."""
+
+    key: str
+    """"section/option" in companion.ini, e.g. "companion/spirit_one_step"."""
+    kind: str
+    """"switch" (on, stored as "1", or off, "0") or "number" (a whole number from 0, with
+    − and + buttons)."""
+    label: str
+    """The title, in English (translated where it is shown)."""
+    help: str = ""
+    """One line under the title, in English."""
+    default: str = "0"
+    """Its value in a new companion.ini."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +177,13 @@ class Game:
     setup_checklist: Callable[[State, Translate], list[dict[str, str]]] = (
         lambda state, translate: [])
     """What the table sets out before the first round: [{"id", "text"}] in order."""
+    history: GameHistory = GameHistory()
+    """How its saved games read in the history, its detail screen and the statistics."""
+    help_step: Callable[[dict[str, Any]], str | None] = lambda state: None
+    """The rules lookup's step for this moment of the game, from the state as `view` shows it
+    (e.g. "glow/noon"), or None when no help fits; the table's "?" opens its help."""
+    settings: tuple[Setting, ...] = ()
+    """Its own settings, shown under its name on the settings screen."""
     command_to_dict: Callable[[Any], dict[str, Any]] = command_to_dict
     """`parse_command`'s inverse, for the log and snapshots (the core's fits commands whose
     fields are plain JSON values)."""

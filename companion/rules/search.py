@@ -142,8 +142,12 @@ class RulesIndex:
         return self.corpus.get(lang, {}).get(entry_id)
 
     def for_step(self, phase: str, step: str, lang: str) -> list[Entry]:
-        """The entries that help with this step of the game, in corpus order."""
-        wanted = f"{phase}/{step}"
+        """The entries that help with this step of Spirit Island, in corpus order."""
+        return self.for_moment(f"{phase}/{step}", lang)
+
+    def for_moment(self, wanted: str, lang: str) -> list[Entry]:
+        """The entries that help at this moment of a game (its `Game.help_step`, e.g.
+        "glow/noon"), in corpus order."""
         return [entry for entry in self.corpus.get(lang, {}).values() if wanted in entry.steps]
 
     def search(self, query: str, lang: str, limit: int = 10,

@@ -97,7 +97,7 @@ MIRROR_NO_PORT = N_("The game cannot be shown on phones: no network port is free
 NEW_GAME_DEFAULTS = {"expansions": "all", "last": ""}
 """The new-game screen's memory: the expansions in play and the last game's choices (JSON)."""
 
-APP_TITLE = N_("Spirit Island companion")
+APP_TITLE = N_("Table companion")
 # A database that could not be used was moved aside on opening: what the players read (what
 # was wrong with it, in SQLite's words, goes to the log).
 DATABASE_UNUSABLE = N_("The games file cannot be opened, so nothing can be saved: {reason}")
@@ -628,13 +628,17 @@ class CompanionApp(App):
         return self._rules_index
 
     def rules_for_step(self) -> None:
-        """The table's "?": the rules entries for the step the game is in."""
+        """The table's "?": the rules entries for the moment the game is in (its game's
+        `help_step`)."""
+        from ..games.registry import GAMES
+
         state = self.game_state
         rules = self.screen("rules")
         rules.return_to = self.screens.current
-        if state:
-            entries = self.rules_index().for_step(state.get("phase", ""), state.get("step", ""),
-                                                  rules.lang)
+        game = GAMES.get(state.get("title", "")) if state else None
+        moment = game.help_step(dict(state)) if game else None
+        if moment:
+            entries = self.rules_index().for_moment(moment, rules.lang)
             rules.list_entries(entries)
             if len(entries) == 1:
                 rules.open_entry(entries[0].id)

@@ -9,12 +9,13 @@ once the command is on disk.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
+from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -27,17 +28,12 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from .. import i18n
+from ..core.game import Game
+from ..core.history import GameHistory, Words
 from ..i18n import N_, _
 from ..reader.tags import TAG_KINDS, kinds
 from .reads import tag_name
 from .widgets import ConfirmPopup, ask_then
-
-NONE_CHOICE = N_("None")
-
-OUTCOME_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
-                 "sacrifice": N_("Sacrifice victory"), "win": N_("Victory"),
-                 "loss": N_("Defeat")}
-"""A finished game's result in the history's details."""
 
 
 def app() -> Any:
@@ -301,11 +297,56 @@ class ChecklistScreen(Screen):
                      when_confirmed=lambda: app().show(table)).open()
 
 
-# --- history and statistics ----------------------------------------------------------------------
+# --- history and statistics ---------------------------------------------------------------------
+
+# Each game's saved games read through its `Game.history` hooks; the game's name is said on every
+# row once the history holds a game other than the default one (a table that only ever played
+# Spirit Island sees its history as it always was).
+
+def words() -> Words:
+    """The screens' language for a game's history hooks."""
+    return Words(_, i18n.ngettext)
+
+
+def game_of(row: dict[str, Any]) -> Game | None:
+    from ..games.registry import GAMES
+
+    return GAMES.get(row.get("title", ""))
+
+
+def history_of(row: dict[str, Any]) -> GameHistory:
+    game = game_of(row)
+    return game.history if game else GameHistory()
+
+
+def game_name(title: str) -> str:
+    return _(app().game_names.get(title, title))
+
+
+def names_games(titles: Iterable[str]) -> bool:
+    """Whether the history says which game each row is: it holds a game not the default."""
+    from ..games.registry import DEFAULT_GAME
+
+    return any(title != DEFAULT_GAME for title in titles)
+
+
+def only_game(titles: Iterable[str]) -> Game | None:
+    """The one game the history holds (the default game's when it holds none), else None."""
+    from ..games.registry import DEFAULT_GAME, GAMES
+
+    found = set(titles) or {DEFAULT_GAME}
+    return GAMES.get(found.pop()) if len(found) == 1 else None
+
+
+ALL_GAMES_STATISTICS = N_("Wins by game")
+"""The statistics' heading and the history's button to them when it holds several games."""
+
 
 class HistoryScreen(Screen):
     stats_text = StringProperty("")
     """Games played, wins, win rate, average score."""
+    statistics_button = StringProperty("")
+    """The button to the statistics: what they break the games down by."""
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
@@ -317,8 +358,12 @@ class HistoryScreen(Screen):
         games = app().service_call({"cmd": "games"}).get("games", [])
         stats = app().service_call({"cmd": "stats"}).get("stats", {})
         self.stats_text = stats_summary(stats)
-        names = catalogue_names()
-        self.ids.games.data = [_history_row(game, names) for game in reversed(games)]
+        titles = {game["title"] for game in games}
+        single = only_game(titles)
+        self.statistics_button = _(single.history.statistics_button if single
+                                   else ALL_GAMES_STATISTICS)
+        named = names_games(titles)
+        self.ids.games.data = [_history_row(game, named) for game in reversed(games)]
 
     def open_game(self, game_id: int) -> None:
         """A tapped row: that game's details."""
@@ -337,62 +382,27 @@ class HistoryScreen(Screen):
 
 
 def stats_summary(stats: dict[str, Any]) -> str:
-    """Games played, won (and the rate) and the average score, in one line."""
+    """Games played, won (and the rate, of the games that can be won together) and the average
+    score (only while every game scored is of one game: scores of two games do not average)."""
     played = stats.get("games_played", 0)
     if not played:
         return _("No finished games yet.")
-    rate = round(100 * stats.get("win_rate", 0))
-    average = stats.get("average_score")
     parts = [i18n.ngettext("{count} game played", "{count} games played", played).format(
-                 count=played),
-             _("{wins} won ({rate}%)").format(wins=stats.get("wins", 0), rate=rate)]
-    if average is not None:
+                 count=played)]
+    if stats.get("win_rate") is not None:
+        rate = round(100 * stats["win_rate"])
+        parts.append(_("{wins} won ({rate}%)").format(wins=stats.get("wins", 0), rate=rate))
+    average = stats.get("average_score")
+    if average is not None and len(stats.get("by_game", [])) <= 1:
         parts.append(_("average score {average}").format(average=f"{average:.1f}"))
     return " · ".join(parts)
 
 
-def catalogue_names() -> dict[str, str]:
-    """Adversary and scenario ids to their names (in English: `_` translates them)."""
-    names = {a["id"]: a["name"] for a in app().catalogue.get("adversaries", [])}
-    names.update({s["id"]: s["name"] for s in app().catalogue.get("scenarios", [])})
-    return names
-
-
-GAME_RESULT_NAMES = {"victory": N_("victory"), "defeat": N_("defeat"),
-                     "win": N_("victory"), "loss": N_("defeat"),
-                     "sacrifice": N_("sacrifice victory"), "active": N_("in progress"),
-                     "finished": N_("finished"), "abandoned": N_("abandoned"),
-                     "unreadable": N_("unreadable")}
-"""A history row's result, or its status while it has none."""
-
-
-def _against(game: dict[str, Any], names: dict[str, str]) -> str:
-    adversary, scenario = game.get("adversary"), game.get("scenario")
-    return ", ".join(filter(None, [
-        f"{_(names.get(adversary, adversary))} {game.get('adversary_level') or 0}" if adversary
-        else "",
-        _(names.get(scenario, scenario)) if scenario else "",
-    ])) or _("no adversary")
-
-
-def _result(game: dict[str, Any]) -> str:
-    result = game.get("result") or game["status"]
-    return _(GAME_RESULT_NAMES.get(result, result))
-
-
-def _points(score: int) -> str:
-    return i18n.ngettext("{score} point", "{score} points", score).format(score=score)
-
-
-def _history_row(game: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    parts = [(game.get("started_at") or "")[:10],
-             _("{players}p").format(players=game["players"]), _against(game, names),
-             _result(game)]
-    if game.get("score") is not None:
-        parts.append(_points(game["score"]))
-    rounds = game.get("rounds") or 0
-    parts.append(i18n.ngettext("{rounds} round", "{rounds} rounds", rounds).format(
-        rounds=rounds))
+def _history_row(game: dict[str, Any], named: bool) -> dict[str, Any]:
+    parts = [game_name(game["title"])] if named else []
+    parts += [(game.get("started_at") or "")[:10],
+              _("{players}p").format(players=game["players"]),
+              history_of(game).line(game, words())]
     return {"game_id": game["id"], "text": " · ".join(parts)}
 
 
@@ -415,7 +425,8 @@ def duration_text(minutes: float) -> str:
 
 
 class HistoryDetailScreen(Screen):
-    """One game of the history: what was played, how it ended, and a chart of its rounds."""
+    """One game of the history: what was played, how it ended, and charts of its rounds (each
+    game's own facts and series, from its `Game.history`)."""
 
     game_id = NumericProperty(0)
     """The game shown."""
@@ -427,26 +438,28 @@ class HistoryDetailScreen(Screen):
     """How long it was played."""
     players_text = StringProperty("")
     """How many played."""
-    adversary_text = StringProperty("")
-    """The adversary and its level, or none."""
-    scenario_text = StringProperty("")
-    """The scenario, or none."""
+    facts = ListProperty([])
+    """The game's own facts, as `Fact`s (Spirit Island: the adversary, the scenario)."""
     result_text = StringProperty("")
-    """Victory, defeat, sacrifice victory; or in progress, abandoned."""
+    """Victory, defeat, sacrifice victory; who won; or in progress, abandoned."""
     reason_text = StringProperty("")
     """Why the game ended, in words."""
     outcome_text = StringProperty("")
     """The result and why, in one sentence."""
     score_text = StringProperty("")
     """The score, or that it was not scored."""
-    fear = ListProperty([])
-    """Fear generated in each round, round 1 first."""
-    blight = ListProperty([])
-    """Blight on the island at the end of each round."""
-    terror = ListProperty([])
-    """The terror level at the end of each round."""
+    series = ListProperty([])
+    """The game's charts, as `Series`."""
     has_rounds = BooleanProperty(False)
-    """At least one round was played: the chart is shown."""
+    """At least one round was played: the charts are shown."""
+
+    def __getattr__(self, name: str) -> Any:
+        # A fact reads as `<id>_text`: Spirit Island's adversary_text, scenario_text.
+        if name.endswith("_text") and not name.startswith("_"):
+            for fact in self.__dict__.get("facts_shown", ()):
+                if f"{fact.id}_text" == name:
+                    return fact.value
+        raise AttributeError(name)
 
     def retranslate(self) -> None:
         if self.game_id:
@@ -458,45 +471,82 @@ class HistoryDetailScreen(Screen):
         if not answer["ok"]:
             return False
         game = answer["game_detail"]
-        names = catalogue_names()
+        history = history_of(game)
         self.game_id = game_id
         self.title = _("Game {game}").format(game=game_id)
+        titles = {row["title"] for row in app().service_call({"cmd": "games"}).get("games", [])}
+        if names_games(titles | {game["title"]}):
+            self.title = f"{self.title} · {game_name(game['title'])}"
         self.date_text = local_time(game.get("started_at"))
         self.length_text = duration_text(game.get("duration_minutes") or 0.0)
         players = game["players"]
         self.players_text = _("1 player") if players == 1 \
             else _("{count} players").format(count=players)
-        adversary, scenario = game.get("adversary"), game.get("scenario")
-        self.adversary_text = _("{name}, level {level}").format(
-            name=_(names.get(adversary, adversary)), level=game.get("adversary_level") or 0) \
-            if adversary else _(NONE_CHOICE)
-        self.scenario_text = _(names.get(scenario, scenario)) if scenario else _(NONE_CHOICE)
-        outcome = game.get("outcome")
-        self.result_text = _(OUTCOME_NAMES.get(outcome["result"], outcome["result"])) if outcome \
-            else _result(game)
-        self.reason_text = outcome["detail"] if outcome else (
-            _("Abandoned in round {round}.").format(round=game.get("rounds") or 0)
-            if game["status"] == "abandoned"
-            else _("Still being played: round {round}.").format(round=game.get("rounds") or 0))
-        self.outcome_text = _("{result}: {detail}").format(result=self.result_text,
-                                                           detail=self.reason_text)
+        self.__dict__["facts_shown"] = self.facts = history.facts(game, words())
+        self.result_text, self.reason_text = history.result(game, words())
+        self.outcome_text = _("{result}: {detail}").format(
+            result=self.result_text, detail=self.reason_text) if self.reason_text \
+            else self.result_text
         score = game.get("score")
-        self.score_text = _points(score) if score is not None else _("not scored")
-        # The chart draws fear, blight and terror: a game whose rounds count other things
-        # (Leviathan Wilds') shows its facts without it.
-        rounds = [tally for tally in game["per_round"] if "fear_generated" in tally]
-        self.fear = [tally["fear_generated"] for tally in rounds]
-        self.blight = [tally.get("blight_on_island", 0) for tally in rounds]
-        self.terror = [tally.get("terror_level", 0) for tally in rounds]
-        self.has_rounds = bool(rounds)
+        self.score_text = words().points(score) if score is not None else _("not scored")
+        self.series = history.series(game)
+        self.has_rounds = any(series.values for series in self.series)
+        self._show_facts()
+        self._show_series()
         return True
+
+    def _forget_ids(self, kind: str) -> None:
+        """Take the last game's facts or plots out of the ids (another game has others)."""
+        for name in self.__dict__.pop(f"{kind}_ids", []):
+            self.ids.pop(name, None)
+
+    def _show_facts(self) -> None:
+        box = self.ids.game_facts
+        box.clear_widgets()
+        self._forget_ids("facts")
+        self.__dict__["facts_ids"] = [fact.id for fact in self.facts]
+        for fact in self.facts:
+            row = Factory.FactRow(name=fact.label, value=fact.value)
+            box.add_widget(row)
+            self.ids[fact.id] = row
+        box.size_hint_y = len(self.facts) or 0.001
+
+    def _show_series(self) -> None:
+        box = self.ids.chart
+        for widget in self.__dict__.pop("plots_shown", []):
+            box.remove_widget(widget)
+        shown: list[Any] = []
+        self._forget_ids("plots")
+        self.__dict__["plots_ids"] = [f"{series.id}_plot" for series in self.series]
+        colours = app().colours
+        for number, series in enumerate(self.series, start=1):
+            last = number == len(self.series)
+            title = Factory.ChartTitle(text=_(series.title) if self.has_rounds else "")
+            title.color = colours.get(series.colour, colours["text"])  # after the style's
+            shown.append(title)
+            plot = Factory.RoundPlot(
+                values=list(series.values), style=series.style,
+                colour=colours.get(series.colour, colours["text"]),
+                axis_colour=colours["muted"], text_colour=colours["text"],
+                font_size=sp(14) * app().text_scale,
+                ceiling=series.ceiling or 1, value_names=list(series.value_names),
+                show_rounds=last, size_hint_y=1.25 if last else 1)
+            shown.append(plot)
+            self.ids[f"{series.id}_plot"] = plot
+        for widget in shown:
+            box.add_widget(widget)
+        self.__dict__["plots_shown"] = shown
 
 
 class StatisticsScreen(Screen):
-    """Wins by adversary and level as bars: games played outlined, games won filled in."""
+    """Wins as bars (games played outlined, games won filled in): by game, each game broken
+    down its own way (Spirit Island: by adversary and level); one game's alone when the history
+    holds only one."""
 
     stats_text = StringProperty("")
     """The same summary line as the history's."""
+    heading = StringProperty("")
+    """What the bars break the games down by."""
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
@@ -506,22 +556,50 @@ class StatisticsScreen(Screen):
 
     def refresh(self) -> None:
         stats = app().service_call({"cmd": "stats"}).get("stats", {})
+        finished = app().service_call({"cmd": "history"}).get("history", [])
         self.stats_text = stats_summary(stats)
-        self.ids.rows.data = statistics_rows(stats, catalogue_names())
+        single = only_game(game["title"] for game in finished)
+        self.heading = _(single.history.statistics_title if single else ALL_GAMES_STATISTICS)
+        self.ids.rows.data = statistics_rows(finished, by_game=single is None)
 
 
-def statistics_rows(stats: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
-    """One bar per adversary and level (games without one first), all to one scale."""
-    groups = stats.get("by_adversary", [])
-    most = max([group["games_played"] for group in groups] or [1])
-    return [{
-        "name": f"{_(names.get(group['adversary'], group['adversary']))} {group['level'] or 0}"
-        if group["adversary"] else _("No adversary"),
-        "played": group["games_played"], "won": group["wins"], "most": most,
-        "count_text": i18n.ngettext("{won} of {played} won", "{won} of {played} won",
-                                    group["wins"]).format(won=group["wins"],
-                                                          played=group["games_played"]),
-    } for group in groups]
+def _bar(name: str, games: list[dict[str, Any]], heading: bool = False) -> dict[str, Any]:
+    results = [history_of(game).won(game) for game in games]
+    played = len(games)
+    if all(result is None for result in results):  # nobody wins together: counted as played
+        return {"name": name, "played": played, "won": 0, "heading": heading,
+                "count_text": i18n.ngettext("{played} played", "{played} played",
+                                            played).format(played=played)}
+    won = sum(1 for result in results if result)
+    return {"name": name, "played": played, "won": won, "heading": heading,
+            "count_text": i18n.ngettext("{won} of {played} won", "{won} of {played} won",
+                                        won).format(won=won, played=played)}
+
+
+def statistics_rows(finished: list[dict[str, Any]], by_game: bool) -> list[dict[str, Any]]:
+    """Per game (in the registry's order) a bar of its own when `by_game`, then one bar per
+    group of its `history.group` (Spirit Island: adversary and level, games without one
+    first), all to one scale."""
+    from ..games.registry import GAMES
+
+    rows: list[dict[str, Any]] = []
+    for game in GAMES.values():
+        played = [row for row in finished if row["title"] == game.id]
+        if not played:
+            continue
+        if by_game:
+            rows.append(_bar(_(game.name), played, heading=True))
+        if game.history.group is None:
+            continue
+        groups: dict[tuple[Any, ...], tuple[str, list[dict[str, Any]]]] = {}
+        for row in played:
+            group = game.history.group(row, words())
+            groups.setdefault(group.order, (group.name, []))[1].append(row)
+        indent = "    " if by_game else ""
+        rows += [_bar(indent + name, rows_in) for _order, (name, rows_in) in sorted(
+            groups.items(), key=lambda item: item[0])]
+    most = max([row["played"] for row in rows] or [1])
+    return [{**row, "most": most} for row in rows]
 
 
 # --- card tags (enrolment) -----------------------------------------------------------------------

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
@@ -23,15 +24,27 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from ..core.game import Game, Setting
 from ..i18n import N_, _
 from .launch import screen_rotation
 from .widgets import FitButton, InstantPopup
 
-# The settings the screen shows: "section/key" as in companion.ini.
-KEYS = ("companion/language", "companion/text_size", "companion/theme", "companion/confirm",
-        "companion/spirit_timer", "companion/spirit_timer_limit", "companion/spirit_one_step",
-        "companion/fullscreen", "companion/rotation", "companion/night_dim", "reader/port",
-        "reader/family", "reader/line_pattern", "mirror/on")
+# The settings the screen shows: "section/key" as in companion.ini; each game's own
+# (`Game.settings`) follow, under its name.
+SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
+               "companion/confirm", "companion/fullscreen", "companion/rotation",
+               "companion/night_dim", "reader/port", "reader/family", "reader/line_pattern",
+               "mirror/on")
+
+
+def games_with_settings() -> list[Game]:
+    from ..games.registry import GAMES
+
+    return [game for game in GAMES.values() if game.settings]
+
+
+KEYS = SHARED_KEYS + tuple(setting.key for game in games_with_settings()
+                           for setting in game.settings)
 
 # Ports a Pi's reader is usually found on, offered when they exist: the UART on the GPIO pins
 # and the name hardware/README.md's udev rule gives a USB reader.
@@ -166,6 +179,10 @@ class SettingsScreen(Screen):
     return_to = StringProperty("home")
     """The screen the players came from; Close and Escape go back there."""
 
+    def on_kv_post(self, *_args: Any) -> None:
+        self.show_game_settings()
+        self.bind(size=self._fit_game_settings)
+
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
         self.find_ports()
@@ -177,11 +194,58 @@ class SettingsScreen(Screen):
         values["companion/rotation"] = str(screen_rotation(values["companion/rotation"]))
         self.values = values
         self.port_text = address_label(self.values["reader/port"])
+        for setting, control in self._game_controls:
+            stored = values[setting.key]
+            if setting.kind == "number":
+                control.value = int(float(stored or 0))
+            else:
+                control.value = stored
 
     def retranslate(self) -> None:
-        """The words worked out in Python (the ports') in the language in use."""
+        """The words worked out in Python (the ports', the games' settings') in the language in
+        use."""
         self.port_text = address_label(self.values.get("reader/port", PORT_OFF))
         self.find_ports(detect=False)
+        self.show_game_settings()
+
+    def show_game_settings(self) -> None:
+        """Each game's own settings under a heading with its name, drawn with the screen's
+        widgets: a switch as On and Off, a number with − and +."""
+        box = self.ids.game_settings
+        box.clear_widgets()
+        self._game_controls: list[tuple[Setting, Any]] = []
+        self._game_rows: list[Any] = []
+        for game in games_with_settings():
+            box.add_widget(Factory.SettingHeading(text=_(game.name)))
+            for setting in game.settings:
+                row, control = self._setting_row(setting)
+                box.add_widget(row)
+                self.ids[setting.key.split("/")[1]] = control
+                self._game_controls.append((setting, control))
+                self._game_rows.append(row)
+        self._fit_game_settings()
+        if self.values.get(SHARED_KEYS[0]):
+            self.refresh()
+
+    def _setting_row(self, setting: Setting) -> tuple[Any, Any]:
+        """A row for one game setting and its control (what a test or the refresh sets)."""
+        title, hint = _(setting.label), _(setting.help) if setting.help else ""
+        if setting.kind == "switch":
+            row = Factory.OnOffRow(title=title, hint=hint)
+            row.bind(on_choose=lambda _row, value: self.choose(setting.key, value))
+            return row, row
+        if setting.kind == "number":
+            stepper = Factory.Stepper()
+            row = SettingRow(title=title, hint=hint)
+            row.add_widget(stepper)
+            row.on_kv_post()
+            stepper.bind(value=lambda _stepper, value: self.choose(setting.key, int(value)))
+            return row, stepper
+        raise ValueError(f"a game setting of an unknown kind: {setting.kind!r} ({setting.key})")
+
+    def _fit_game_settings(self, *_args: Any) -> None:
+        for row in getattr(self, "_game_rows", []):
+            row.wide = self.width > self.height
 
     def find_ports(self, detect: bool = True) -> None:
         if detect or not hasattr(self, "_detected"):

@@ -143,6 +143,11 @@ class InstantPopup(Popup):
         self._anim_duration = 0
 
 
+class TableMenu(InstantPopup):
+    """A game's table menu (leaving, abandoning, the settings): the phones' code joins it
+    while the mirror is on (layouts/mirror.kv), so every game's menu has it."""
+
+
 class DetailsPopup(InstantPopup):
     """The sentences behind a panel of numbers, one tap away."""
 

@@ -150,3 +150,53 @@ def test_the_card_readers_shared_rules_name_no_games_kind_of_card(module: str) -
              if isinstance(node, ast.Constant) and isinstance(node.value, str)}
     assert not texts & game_kinds, path
     assert not games_reached(path.read_text(), package_of(path)), path
+
+
+SHARED_HISTORY_AND_SETTINGS = ["ui/screens.py", "ui/settings_screen.py", "ui/app.py"]
+SHARED_LAYOUTS = ["history.kv", "history_detail.kv", "statistics.kv", "settings.kv", "mirror.kv"]
+SPIRIT_ISLAND_WORDS = ("adversary", "scenario", "fear", "blight", "terror", "spirit", "invader")
+"""What only Spirit Island's saved games, charts and settings speak of: the history, its
+details, the statistics and the settings get them from its `Game` record (`history`,
+`settings`)."""
+
+
+def code_texts(source: str) -> set[str]:
+    """The string constants of a module, its docstrings left out."""
+    tree = ast.parse(source)
+    docstrings = {id(node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    return {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and id(node) not in docstrings}
+
+
+@pytest.mark.parametrize("module", SHARED_HISTORY_AND_SETTINGS)
+def test_the_shared_history_and_settings_name_nothing_of_spirit_islands_in_their_code(
+        module: str) -> None:
+    texts = code_texts((PACKAGE / module).read_text())
+    said = {text for text in texts for word in SPIRIT_ISLAND_WORDS if word in text.lower()}
+    # app.py still keeps Spirit Island's settings as app properties its table binds to.
+    allowed = {"spirit_timer", "spirit_timer_limit", "spirit_one_step"} \
+        if module == "ui/app.py" else set()
+    assert said <= allowed, (module, said - allowed)
+
+
+@pytest.mark.parametrize("layout", SHARED_LAYOUTS)
+def test_the_shared_history_and_settings_layouts_name_nothing_of_spirit_islands(
+        layout: str) -> None:
+    code = [line.split("#")[0] for line in
+            (PACKAGE.parent / "layouts" / layout).read_text().splitlines()]
+    said = [line for line in code for word in SPIRIT_ISLAND_WORDS if word in line.lower()]
+    assert not said, (layout, said)
+
+
+def test_the_check_would_notice_an_adversary_named_in_the_shared_code() -> None:
+    assert code_texts('"""About the adversary."""\nkey = "adversary"\n') == {"adversary"}
+
+
+def test_every_game_gives_its_own_history_words() -> None:
+    from companion.games.registry import GAMES
+
+    for game in GAMES.values():
+        folder = f"companion.games.{game.id.replace('-', '_')}."
+        assert game.history.group is not None, game.id
+        assert game.history.line.__module__.startswith(folder), game.id

@@ -10,6 +10,7 @@ from companion.core.phrases import Translate, render
 
 from . import data, table_words
 from .commands import COMMANDS, NewGame
+from .history import HISTORY, help_step, standings
 from .parse import command_to_dict, parse_command
 from .reads import plan_read
 from .record import state_from_record, state_to_record
@@ -39,6 +40,7 @@ def summary(state: State) -> dict[str, Any]:
         "result": ", ".join(render(who(state, i)) for i in best) if finished else None,
         "reason": ("shared" if len(best) > 1 else "win") if finished else None,
         "score": None if top is None else top.total,
+        **standings(state),
     }
 
 
@@ -115,4 +117,6 @@ GLOW = Game(
     tag_cards=tag_cards,
     tag_kinds=TAG_KINDS,
     plan_read=plan_read,
+    history=HISTORY,
+    help_step=help_step,
 )

@@ -10,6 +10,7 @@ from companion.core.phrases import Translate
 
 from . import data, table_words
 from .commands import COMMANDS, NewGame
+from .history import HISTORY
 from .parse import command_to_dict, parse_command
 from .reads import plan_read
 from .record import state_from_record, state_to_record
@@ -26,7 +27,7 @@ def start_game(command: NewGame) -> tuple[State, list[Event]]:
 
 
 def summary(state: State) -> dict[str, Any]:
-    """The saved games' columns: the shared ones only."""
+    """The saved games' columns: the shared ones, and the number of guardians (a detail)."""
     shown = view(state)
     outcome = shown["outcome"]
     return {
@@ -36,6 +37,7 @@ def summary(state: State) -> dict[str, Any]:
         "result": outcome["result"] if outcome else None,
         "reason": outcome["reason"] if outcome else None,
         "score": None,
+        "guardians": len(state.setup.guardians),
     }
 
 
@@ -100,6 +102,12 @@ def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
     return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
 
 
+def help_step(state: dict[str, Any]) -> str | None:
+    """The rules' step for the table's "?": the turn's step, "leviathan-wilds/activate"."""
+    step = state.get("step")
+    return f"{data.GAME_ID}/{step}" if step else None
+
+
 LEVIATHAN_WILDS = Game(
     id=data.GAME_ID,
     name="Leviathan Wilds",
@@ -128,4 +136,6 @@ LEVIATHAN_WILDS = Game(
     banner=lambda events, state, words: table_words.banner_lines(
         events, state, words.gettext, words.ngettext),
     names=table_words.names,
+    history=HISTORY,
+    help_step=help_step,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.game import Course, Game, TagKind
+from companion.core.game import Course, Game, Setting, TagKind
 from companion.i18n import N_
 
 from . import commands as c
@@ -14,6 +14,7 @@ from .catalogue import catalogue
 from .codec import state_from_record, state_to_record
 from .course import round_series
 from .game import decide, start
+from .history import HISTORY
 from .reads import plan_read
 from .reminders import setup_checklist
 from .state import GameState
@@ -65,6 +66,22 @@ TAG_KINDS = {
 """What players call the kinds of `tag_cards` (their ids are the tag file's, fixed)."""
 
 
+def help_step(state: dict[str, Any]) -> str | None:
+    """The rules' step for the table's "?": the phase and its step, "invader/ravage"."""
+    return f"{state.get('phase', '')}/{state.get('step', '')}"
+
+
+SETTINGS = (
+    Setting("companion/spirit_timer", "switch", N_("Spirit-phase timer"),
+            N_("Show how long the Spirit phase has taken")),
+    Setting("companion/spirit_timer_limit", "number", N_("Spirit-phase limit (minutes)"),
+            N_("0 for no limit; the timer turns red past it")),
+    Setting("companion/spirit_one_step", "switch", N_("Spirit phase as one step"),
+            N_("Growth, energy and playing cards in one tap instead of three")),
+)
+"""Spirit Island's own settings (their companion.ini keys as ever), under its name."""
+
+
 SPIRIT_ISLAND = Game(
     id="spirit-island",
     name="Spirit Island",
@@ -91,4 +108,7 @@ SPIRIT_ISLAND = Game(
     setup_checklist=setup_checklist,
     banner=lambda events, state, words: table_words.banner_lines(events, state, words.gettext),
     names=table_words.names,
+    history=HISTORY,
+    help_step=help_step,
+    settings=SETTINGS,
 )

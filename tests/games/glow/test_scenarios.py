@@ -285,7 +285,11 @@ def test_a_tie_goes_to_the_most_reroll_tokens_and_then_the_rank_is_shared() -> N
     assert glow.view(state)["prompt"]["id"] == "glow-prompt-result-shared"
     assert GLOW.summary(state) | {"rounds": 8} == {
         "status": "finished", "players": 3, "rounds": 8, "mode": "scoring",
-        "result": "Player 1, Player 2", "reason": "shared", "score": 85 + 0 + 0 + 0 + 0}
+        "result": "Player 1, Player 2", "reason": "shared", "score": 85 + 0 + 0 + 0 + 0,
+        "board": "realm", "standings": [  # the history's details: every final score by rank
+            {"rank": 1, "player": 0, "name": None, "score": 85},
+            {"rank": 1, "player": 1, "name": None, "score": 85},
+            {"rank": 2, "player": 2, "name": None, "score": 40}]}
 
 
 def test_scoring_mode_needs_the_track_score() -> None:

@@ -31,7 +31,14 @@ from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.i18n import _, ngettext
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, ConfirmPopup, InstantPopup, Stepper, ask_then
+from companion.ui.widgets import (
+    CardPicker,
+    ConfirmPopup,
+    InstantPopup,
+    Stepper,
+    TableMenu,
+    ask_then,
+)
 
 CATEGORIES = ("cards", "board", "glowworms", "companions", "trails")
 """end_score's fields besides the track's score and the reroll tokens left."""
@@ -135,7 +142,7 @@ class PlayerTile(BoxLayout):
     """The table screen (which sends the commands)."""
 
 
-class GlowMenu(InstantPopup):
+class GlowMenu(TableMenu):
     """Leaving or abandoning the game, and the settings: what is not needed every phase."""
 
     def abandon(self) -> None:

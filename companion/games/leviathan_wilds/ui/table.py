@@ -32,7 +32,7 @@ from companion.games.leviathan_wilds.table_words import (
 )
 from companion.i18n import N_, _, ngettext
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, InstantPopup, ask_then
+from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, ask_then
 
 CALM = "#5B3F8C"
 """A threat's calm half: the game's purple."""
@@ -99,7 +99,7 @@ class GuardianTile(ButtonBehavior, BoxLayout):
     """Out of the game."""
 
 
-class LeviathanMenu(InstantPopup):
+class LeviathanMenu(TableMenu):
     """Leaving or abandoning the game, and the settings: what is not needed every step."""
 
     def abandon(self) -> None:

@@ -33,7 +33,7 @@ from companion.ui.widgets import (
     CardPicker,
     DetailsPopup,
     GrowLabel,
-    InstantPopup,
+    TableMenu,
     ask_then,
 )
 
@@ -559,7 +559,7 @@ class BannerLine(GrowLabel):
     """The table's scale with the window (its `glance`)."""
 
 
-class GameMenu(InstantPopup):
+class GameMenu(TableMenu):
     """Ending, leaving or abandoning the game: the things not needed every step."""
 
     def declare(self, result: str, reason: str | None = None) -> None:
