@@ -55,7 +55,7 @@ def open_leviathan_form(ui: Harness) -> Any:
 def test_the_new_game_screen_offers_each_game_with_its_own_form(ui: Harness) -> None:
     ui.tap_id("new_game")
     screen = ui.screen
-    assert screen.games == ["spirit-island", "leviathan-wilds"]
+    assert screen.games == ["spirit-island", "leviathan-wilds", "glow"]
     assert screen.game == "spirit-island" and screen.note.startswith("Difficulty")
     look(ui, "spirit-island")
     ui.tap_id("game_leviathan_wilds")
@@ -144,7 +144,7 @@ def test_a_registered_game_without_screens_is_not_offered_and_breaks_nothing(
     monkeypatch.setitem(registry.GAMES, "model-only", model_only)
     ui.tap_id("new_game")
     screen = ui.screen
-    assert screen.games == ["spirit-island", "leviathan-wilds"]
+    assert screen.games == ["spirit-island", "leviathan-wilds", "glow"]
     assert "game_model_only" not in screen.ids
     # Started by a script, its game is in play: the app carries its commands, Home offers no
     # table for it, and a new game can still be started here.
