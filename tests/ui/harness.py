@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -169,6 +170,30 @@ class Harness:
         self.frames(1)
         touch.touch_up()
         self.frames(3)
+        if self._in_scroll_view(widget):
+            self._let_the_scroll_view_lift(time.monotonic())
+
+    SCROLL_VIEW_LIFT = 0.2
+    """Kivy's ScrollView hands a short touch's lift to what it holds this many seconds later
+    (scrollview.py, on_touch_up): a button in a scrolled panel is released only then."""
+
+    @staticmethod
+    def _in_scroll_view(widget: Any) -> bool:
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):
+                return True
+            parent = parent.parent
+        return False
+
+    def _let_the_scroll_view_lift(self, lifted: float) -> None:
+        # Frames until the delayed lift is due (bounded: the clock fires it at the first
+        # frame past the delay), then two more for what the release changed.
+        while time.monotonic() - lifted < self.SCROLL_VIEW_LIFT + 0.05:
+            self.frames(1)
+        self.frames(2)
 
     def _as_the_panel_reports(self, x: float, y: float) -> tuple[float, float]:
         """The window point (x, y) as the touch panel would report it on a turned screen: the
