@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.properties import (
@@ -146,6 +147,28 @@ class InstantPopup(Popup):
 class TableMenu(InstantPopup):
     """A game's table menu (leaving, abandoning, the settings): the phones' code joins it
     while the mirror is on (layouts/mirror.kv), so every game's menu has it."""
+
+    # The same three actions for every game; a game's menu adds its own (Spirit Island's
+    # declare) in its subclass.
+    def abandon(self) -> None:
+        app = App.get_running_app()
+
+        def go() -> None:
+            self.dismiss()
+            app.send({"cmd": "abandon"})
+            app.reload_state()
+            app.show("home")
+
+        ask_then(i18n._("Abandon this game? It stays in the list of games but cannot be "
+                        "resumed."), i18n._("Abandon"), go, app.confirm_destructive)
+
+    def go_home(self) -> None:
+        self.dismiss()
+        App.get_running_app().show("home")
+
+    def settings(self) -> None:
+        self.dismiss()
+        App.get_running_app().open_settings()
 
 
 class DetailsPopup(InstantPopup):

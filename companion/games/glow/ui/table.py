@@ -37,7 +37,6 @@ from companion.ui.widgets import (
     InstantPopup,
     Stepper,
     TableMenu,
-    ask_then,
 )
 
 CATEGORIES = ("cards", "board", "glowworms", "companions", "trails")
@@ -144,24 +143,6 @@ class PlayerTile(BoxLayout):
 
 class GlowMenu(TableMenu):
     """Leaving or abandoning the game, and the settings: what is not needed every phase."""
-
-    def abandon(self) -> None:
-        def go() -> None:
-            self.dismiss()
-            app().send({"cmd": "abandon"})
-            app().reload_state()
-            app().show("home")
-
-        ask_then(_("Abandon this game? It stays in the list of games but cannot be resumed."),
-                 _("Abandon"), go, app().confirm_destructive)
-
-    def go_home(self) -> None:
-        self.dismiss()
-        app().show("home")
-
-    def settings(self) -> None:
-        self.dismiss()
-        app().open_settings()
 
 
 class PanelCounter(BoxLayout):

@@ -32,7 +32,7 @@ from companion.games.leviathan_wilds.table_words import (
 )
 from companion.i18n import N_, _, ngettext
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, ask_then
+from companion.ui.widgets import CardPicker, InstantPopup, TableMenu
 
 CALM = "#5B3F8C"
 """A threat's calm half: the game's purple."""
@@ -101,24 +101,6 @@ class GuardianTile(ButtonBehavior, BoxLayout):
 
 class LeviathanMenu(TableMenu):
     """Leaving or abandoning the game, and the settings: what is not needed every step."""
-
-    def abandon(self) -> None:
-        def go() -> None:
-            self.dismiss()
-            app().send({"cmd": "abandon"})
-            app().reload_state()
-            app().show("home")
-
-        ask_then(_("Abandon this game? It stays in the list of games but cannot be resumed."),
-                 _("Abandon"), go, app().confirm_destructive)
-
-    def go_home(self) -> None:
-        self.dismiss()
-        app().show("home")
-
-    def settings(self) -> None:
-        self.dismiss()
-        app().open_settings()
 
 
 def threat_number(card: str | None) -> str:

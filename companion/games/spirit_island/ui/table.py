@@ -578,24 +578,6 @@ class GameMenu(TableMenu):
         else:
             go()
 
-    def abandon(self) -> None:
-        def go() -> None:
-            self.dismiss()
-            app().send({"cmd": "abandon"})
-            app().reload_state()
-            app().show("home")
-
-        ask_then(_("Abandon this game? It stays in the list of games but cannot be resumed."),
-                 _("Abandon"), go, app().confirm_destructive)
-
-    def go_home(self) -> None:
-        self.dismiss()
-        app().show("home")
-
-    def settings(self) -> None:
-        self.dismiss()
-        app().open_settings()
-
 
 def _expected(state: dict[str, Any]) -> str:
     stage = state["invader"]["expected_stage"]
