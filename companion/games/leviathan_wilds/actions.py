@@ -181,7 +181,8 @@ def _set_crystal(state: State, index: int, crystal: Crystal) -> State:
 def check_crystal_dice(crystals: tuple[Crystal, ...]) -> None:
     """The box holds 6 purple and 6 turquoise dice: crystals still standing cannot use more of
     one colour (a shattered crystal's dice are back in the box)."""
-    for corrupted, colour in ((False, Phrase("purple")), (True, Phrase("turquoise"))):
+    for corrupted, colour in ((False, Phrase("regular (purple)")),
+                              (True, Phrase("corrupted (turquoise)"))):
         used = sum(len(crystal.dice) for crystal in crystals if crystal.corrupted == corrupted)
         if used > DICE_PER_COLOUR:
             raise Refused(Phrase("the crystals would need {count} {colour} dice, but the box "
