@@ -108,7 +108,7 @@ def _field(cmd: str, key: str, value: Any) -> Any:
         return number(cmd, key, value, 0, 2**63 - 1)
     if key == "phase":
         return _choice(cmd, key, value, (*PHASES, OVER))
-    if key in ("confirm", "remove"):
+    if key in ("confirm", "remove", "correction"):
         return _flag(cmd, key, value)
     if key in ("names", "colours"):
         return tuple(_label(cmd, key, v) for v in _list(cmd, key, value, 0, MAX_PLAYERS))
