@@ -295,3 +295,29 @@ def test_the_title_names_the_phase_in_the_game_s_own_words_in_german(ui: Harness
         ui.app.switch_language("en")
     ui.frames(2)
     assert ui.screen.title == "Glow · Sea of Darkness · day 1 of 8 · late morning"
+
+
+def test_the_player_panel_puts_boats_right_outside_the_afternoon_and_twice_in_it(
+        ui: Harness) -> None:
+    # The panel sends its moves as corrections: a plain boat move outside the afternoon, or a
+    # second one the same day, is refused by the rules.
+    start(ui, players=2, board="sea", start_player=0)
+    assert ui.state["phase"] == "morning"
+    ui.tap(tiles(ui)[1].ids.name)
+    panel = ui.popup()
+    ui.tap(panel.ids.boat_1)
+    ui.pick("3")
+    assert ui.state["players"][1]["boats"] == [0, 3, 0, 0], ui.app.notice
+    ui.tap(panel.ids.close)
+    for _ in range(3):
+        done(ui)
+    assert ui.state["phase"] == "afternoon"
+    ui.tap(tiles(ui)[1].ids.name)
+    panel = ui.popup()
+    ui.tap(panel.ids.boat_0)
+    ui.pick("5")
+    ui.tap(panel.ids.boat_2)
+    ui.pick("6")
+    assert ui.state["players"][1]["boats"] == [5, 3, 6, 0], ui.app.notice
+    assert panel.ids.boat_2.text == "Boat 3: island 6"
+    ui.tap(panel.ids.close)

@@ -28,7 +28,8 @@ More, for the rest of the table:
 - ``companion`` {"player", "card", "remove"?, "value"?, "glowworms"?, "die"?}: add a companion
   to a player's row or send one to the graveyard (Sketal dice and Kaar's black die follow).
 - ``camp`` {"player", "value"} (realm), ``boat`` {"player", "boat", "island", "elements"?,
-  "route"?} (sea), ``spell`` {"player", "amount": ±n}.
+  "route"?} (sea): the afternoon's move, one boat a day; "correction": true moves a marker at
+  any time, outside that count (a mistake put right). ``spell`` {"player", "amount": ±n}.
 """
 
 from __future__ import annotations
@@ -174,6 +175,8 @@ class Camp(Command):
     name: ClassVar[str] = "camp"
     player: int
     value: int
+    correction: bool = False
+    """Put a marker right outside the afternoon (the setup and player panels send it)."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,8 @@ class Boat(Command):
     """Different elements the player's dice show, to check the route."""
     route: tuple[int, ...] | None = None
     """The route's demand: [n] or [low, high] different elements."""
+    correction: bool = False
+    """Put a boat right: at any time, and not the day's one move."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from companion.core.commands import parse_command as core_parse_command
 from companion.core.commands import shown, text
 from companion.core.commands import whole_number as number
 from companion.core.errors import Refused
+from companion.core.names import checked_name
 from companion.core.phrases import Phrase
 
 from .commands import COMMANDS, Command
@@ -70,7 +71,7 @@ def _label(cmd: str, key: str, value: Any) -> str:
     if not checked.strip() or len(checked) > MAX_NAME:
         raise Refused(Phrase("'{cmd}': each of {key} must be 1 to {most} characters, not {value}",
                              cmd=cmd, key=key, most=MAX_NAME, value=shown(checked)))
-    return checked.strip()
+    return checked_name(cmd, key, checked)
 
 
 def _values(cmd: str, key: str, value: Any, low: int, high: int) -> tuple[int, ...]:
@@ -108,7 +109,7 @@ def _field(cmd: str, key: str, value: Any) -> Any:
         return number(cmd, key, value, 0, 2**63 - 1)
     if key == "phase":
         return _choice(cmd, key, value, (*PHASES, OVER))
-    if key in ("confirm", "remove"):
+    if key in ("confirm", "remove", "correction"):
         return _flag(cmd, key, value)
     if key in ("names", "colours"):
         return tuple(_label(cmd, key, v) for v in _list(cmd, key, value, 0, MAX_PLAYERS))

@@ -29,6 +29,7 @@ from .data import (
     PHASES,
     REROLL_SPACES,
     ROW,
+    SMALL_DICE,
     SPELLS,
     START_REROLLS,
     START_SCORE,
@@ -202,7 +203,7 @@ def _end_evening(state: State, events: Events) -> State:
     start_player = (state.start_player + 1) % len(state.players)
     events.append(e.StartMarkerPassed(start_player))
     players = tuple(
-        replace(p, gained_today=0,
+        replace(p, gained_today=0, boat_moved=None,
                 companions=tuple(replace(comp, reroll_used=False) for comp in p.companions))
         for p in state.players)
     state = replace(state, day=state.day + 1, deck_count=deck, areas=areas, players=players,
@@ -256,9 +257,8 @@ def _add_companion(state: State, i: int, card: str, events: Events, value: int |
             supply.remove(taken)
         state = replace(state, supply=tuple(supply))
     brings_black = data.black_die and not state.black_die
-    if data.black_die:
-        state = replace(state, black_die=True,
-                        kaar_owner=i if state.kaar_owner is None else state.kaar_owner)
+    if data.black_die:  # Kaar's owner is whoever holds Kaar now (a fetched Kaar changes hands)
+        state = replace(state, black_die=True, kaar_owner=i)
     companion = Companion(card, data.value if value is None else value,
                           data.glowworms if glowworms is None else glowworms, data.reroll,
                           sketal_die=taken)
@@ -281,7 +281,9 @@ def _remove_companion(state: State, i: int, card: str, events: Events) -> State:
     if found.sketal_die is not None:
         supply = tuple(d for d in LARGE_DICE_SUPPLY if d in supply or d == found.sketal_die)
     events.append(e.CompanionRemoved(i, card, found.sketal_die))
-    state = replace(state, supply=supply, graveyard=state.graveyard + (card,))
+    # The black die stays in play, but a Kaar in the graveyard protects nobody.
+    owner = None if COMPANIONS[card].black_die else state.kaar_owner
+    state = replace(state, supply=supply, graveyard=state.graveyard + (card,), kaar_owner=owner)
     return _set_player(state, i, replace(
         player, companions=tuple(comp for comp in player.companions if comp is not found)))
 
@@ -327,6 +329,20 @@ def discard(state: State, command: c.Discard) -> tuple[State, Events]:
     return replace(state, discarded=True, graveyard=state.graveyard + (card,)), events
 
 
+def _check_all_small_dice(state: State, dice: tuple[int, ...], setup_roll: bool) -> None:
+    """Every small die lies on the track after the setup roll (the 9) and after the evening's
+    return (the 9, and the black die once Kaar has brought it into play)."""
+    total = SMALL_DICE + (1 if state.black_die else 0)
+    if sum(dice) == total:
+        return
+    if setup_roll:
+        raise Refused(Phrase("the start player rolls all {total} small dice at setup; these "
+                             "areas hold {count}", total=total, count=sum(dice)))
+    black = Phrase(", the black die among them") if state.black_die else ""
+    raise Refused(Phrase("in the evening all {total} small dice go back to the track{black}; "
+                         "these areas hold {count}", total=total, black=black, count=sum(dice)))
+
+
 def area_dice(state: State, command: c.AreaDice) -> tuple[State, Events]:
     """The small dice in each area: after the setup roll (day 1's morning, before the first
     pick: die-less areas get their trail token at once) or after the evening's return (the
@@ -337,6 +353,7 @@ def area_dice(state: State, command: c.AreaDice) -> tuple[State, Events]:
                              "first pick) or when they are returned in the evening"))
     if state.dice_entered:
         raise Refused(Phrase("the small dice are entered already; undo to correct them"))
+    _check_all_small_dice(state, command.dice, setup_roll)
     trailed = tuple(a for a, n in enumerate(command.dice) if n == 0) if setup_roll else ()
     areas = tuple(replace(area, dice=n, trails=area.trails + (a in trailed))
                   for a, (area, n) in enumerate(zip(state.areas, command.dice, strict=True)))
@@ -467,11 +484,20 @@ def companion(state: State, command: c.CompanionCard) -> tuple[State, Events]:
                           command.glowworms, command.die), events
 
 
+def _board_move(state: State, correction: bool, what: Phrase) -> None:
+    """Markers move on the board in the afternoon only, unless a mistake is put right."""
+    if state.phase != "afternoon" and not correction:
+        raise Refused(Phrase("{what} only in the afternoon; it is the {now} now. To put a "
+                             "marker right, send correction: true", what=what,
+                             now=_phase_word(state.phase)))
+
+
 def camp(state: State, command: c.Camp) -> tuple[State, Events]:
     player = _player(state, command.player)
     if state.setup.board != "realm":
         raise Refused(Phrase("camps are on the Realm of Shadows side; this game is on the Sea of "
                              "Darkness"))
+    _board_move(state, command.correction, Phrase("the camp moves"))
     values = state.setup.numbers.village_values
     if command.value != 0 and command.value not in values:
         raise Refused(Phrase("no village is worth {value}; the villages are worth {values} (0: "
@@ -486,6 +512,12 @@ def boat(state: State, command: c.Boat) -> tuple[State, Events]:
     if state.setup.board != "sea":
         raise Refused(Phrase("boats sail on the Sea of Darkness side; this game is on the Realm "
                              "of Shadows"))
+    _board_move(state, command.correction, Phrase("boats move"))
+    if not command.correction and player.boat_moved is not None:
+        raise Refused(Phrase("player {player} has moved boat {boat} today already: one boat "
+                             "moves a day. Undo to change that move, or send correction: true "
+                             "to put a boat right", player=command.player,
+                             boat=player.boat_moved))
     islands = len(state.setup.numbers.island_values)
     if command.island >= islands:
         raise Refused(Phrase("there is no island {island}; the islands are 0 (the centre) to "
@@ -506,11 +538,12 @@ def boat(state: State, command: c.Boat) -> tuple[State, Events]:
         spent = cost
     boats = list(player.boats)
     boats[command.boat] = command.island
+    moved = player.boat_moved if command.correction else command.boat
     events: Events = [e.BoatMoved(command.player, command.boat, command.island, spent)]
     if spent:
         events.append(e.TokensChanged(command.player, "trails", -spent, player.trails - spent))
     return _set_player(state, command.player, replace(
-        player, boats=tuple(boats), trails=player.trails - spent)), events
+        player, boats=tuple(boats), trails=player.trails - spent, boat_moved=moved)), events
 
 
 def _route_refusal(elements: int, route: tuple[int, ...], trails: int) -> Phrase:

@@ -92,6 +92,8 @@ class Player:
     """Realm: the value of the village holding the camp (0 on the start space)."""
     boats: tuple[int, ...] = ()
     """Sea: the island each boat is on."""
+    boat_moved: int | None = None
+    """Sea: the boat that made today's one move (None before it)."""
     spells: int = 0
     """Spell tiles held (handed out by Xar'gok)."""
     final: Final | None = None

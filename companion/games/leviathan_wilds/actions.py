@@ -14,7 +14,7 @@ from companion.core.phrases import Phrase
 
 from . import commands as c
 from . import events as e
-from .data import ACTION_COST
+from .data import ACTION_COST, DICE_PER_COLOUR
 from .effects import (
     Events,
     cards_moved,
@@ -178,6 +178,18 @@ def _set_crystal(state: State, index: int, crystal: Crystal) -> State:
                    + state.crystals[index + 1:])
 
 
+def check_crystal_dice(crystals: tuple[Crystal, ...]) -> None:
+    """The box holds 6 purple and 6 turquoise dice: crystals still standing cannot use more of
+    one colour (a shattered crystal's dice are back in the box)."""
+    for corrupted, colour in ((False, Phrase("regular (purple)")),
+                              (True, Phrase("corrupted (turquoise)"))):
+        used = sum(len(crystal.dice) for crystal in crystals if crystal.corrupted == corrupted)
+        if used > DICE_PER_COLOUR:
+            raise Refused(Phrase("the crystals would need {count} {colour} dice, but the box "
+                                 "holds only {most} of each colour", count=used, colour=colour,
+                                 most=DICE_PER_COLOUR))
+
+
 def _strike(state: State, command: c.Strike) -> tuple[State, Events]:
     i = state.active if command.guardian is None else command.guardian
     check_guardian(state, i)
@@ -210,6 +222,7 @@ def _add_crystal(state: State, command: c.AddCrystal) -> tuple[State, Events]:
         raise Refused(Phrase("no leviathan carries 100 crystals"))
     state = replace(state, crystals=state.crystals + (
         Crystal(command.dice, command.corrupted, command.dice),))
+    check_crystal_dice(state.crystals)
     return state, [e.CrystalChanged(len(state.crystals) - 1, command.dice, command.corrupted)]
 
 
@@ -218,6 +231,7 @@ def _set_crystal_cmd(state: State, command: c.SetCrystal) -> tuple[State, Events
     corrupted = crystal.corrupted if command.corrupted is None else command.corrupted
     start = crystal.start if len(command.dice) <= len(crystal.start) else command.dice
     state = _set_crystal(state, command.crystal, Crystal(command.dice, corrupted, start))
+    check_crystal_dice(state.crystals)
     events: Events = [e.CrystalChanged(command.crystal, command.dice, corrupted)]
     return check_victory(state, events), events
 

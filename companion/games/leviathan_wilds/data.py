@@ -60,6 +60,8 @@ THREATS_PER_LEVIATHAN: int = NUMBERS["components"]["threats_per_leviathan"]
 WEAKNESS_CARDS: int = NUMBERS["components"]["weakness_cards"]
 ATTACK_MARKERS: int = NUMBERS["components"]["attack_markers"]
 MUSHROOMS_DRAWN: int = NUMBERS["components"]["mushrooms_drawn"]
+DICE_PER_COLOUR: int = NUMBERS["components"]["dice_per_colour"]
+"""Crystal dice of each colour in the box: purple (regular) and turquoise (corrupted)."""
 ACTION_COST: dict[str, int] = {
     name: NUMBERS["actions"][name] for name in ("climb", "jump", "rest", "heal")}
 

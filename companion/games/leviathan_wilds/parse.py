@@ -14,6 +14,7 @@ from companion.core.commands import shown as _shown
 from companion.core.commands import text
 from companion.core.commands import whole_number as _number
 from companion.core.errors import Refused
+from companion.core.names import checked_name
 from companion.core.phrases import Phrase
 
 from .commands import COMMANDS, Command
@@ -47,6 +48,11 @@ def _text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None
         raise Refused(Phrase("'{cmd}': {key} is too long (at most 200 characters)", cmd=cmd,
                              key=key))
     return checked
+
+
+def _name(cmd: str, key: str, value: Any) -> str:
+    """A name the players type (a guardian's, a win condition's): shown in every history line."""
+    return checked_name(cmd, key, _text(cmd, key, value))
 
 
 def _flag(cmd: str, key: str, value: Any) -> bool:
@@ -83,8 +89,8 @@ def _guardian_setups(cmd: str, value: Any) -> tuple[GuardianSetup, ...]:
                                  cmd=cmd, fields=", ".join(map(_shown, unknown))))
         character, klass = entry.get("character"), entry.get("class")
         out.append(GuardianSetup(
-            None if character is None else _text(cmd, "character", character),
-            None if klass is None else _text(cmd, "class", klass)))
+            None if character is None else _name(cmd, "character", character),
+            None if klass is None else _name(cmd, "class", klass)))
     return tuple(out)
 
 
@@ -158,7 +164,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
     if key == "crystals":
         return _crystals(cmd, value)
     if key == "win_conditions":
-        return tuple(_text(cmd, key, v) for v in _list(cmd, key, value, 0, 10))
+        return tuple(_name(cmd, key, v) for v in _list(cmd, key, value, 0, 10))
     if key == "wrath_wild_counts":
         return tuple(_number(cmd, key, v, 0, THREAT_SLOTS)
                      for v in _list(cmd, key, value, 1, 30))

@@ -111,6 +111,7 @@ def start(command: c.NewGame, seed: int) -> tuple[State, Events]:
         for i in range(count))
     crystals = tuple(Crystal(dice, corrupted, dice)
                      for dice, corrupted in command.crystals or DEFAULT_CRYSTALS)
+    actions.check_crystal_dice(crystals)
     state = State(
         setup=setup, round=1, step="reveal", active=command.start_guardian,
         row=(ThreatSlot(),) * THREAT_SLOTS, revealed_slot=None, wrath=numbers.wrath_start,

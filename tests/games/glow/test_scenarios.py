@@ -236,10 +236,11 @@ def test_the_black_die_cancels_its_element_and_costs_2_on_its_minus_face() -> No
     assert state.players[1].score == 8
 
 
-def test_kaar_s_owner_stays_immune_after_kaar_leaves() -> None:
+def test_a_kaar_in_the_graveyard_protects_nobody_but_the_black_die_stays() -> None:
+    # "Besitzt du Kaar" (002:591): the owner is whoever holds Kaar now.
     state = do(new(players=3, start_player=0), "companion", player=0, card="glow-A20")
     state = do(state, "companion", player=0, card="glow-A20", remove=True)
-    assert state.black_die and state.kaar_owner == 0
+    assert state.black_die and state.kaar_owner is None
 
 
 # --- 10-12. end scoring -----------------------------------------------------------------------
@@ -339,6 +340,7 @@ def test_a_route_needs_exactly_its_count_of_elements_and_trails_fill_only_missin
     assert trails_for_route(2, (1,), trails=5) is None
     assert trails_for_route(2, (1, 2), trails=0) == 0
     state = do(new(players=2, board="sea", start_player=0), "trails", player=0, amount=1)
+    state = to_phase(state, "afternoon")
     with pytest.raises(Refused, match="exactly 1"):
         send(state, "boat", player=0, boat=0, island=1, elements=2, route=[1])
     state = do(state, "boat", player=0, boat=0, island=3, elements=2, route=[3])
@@ -346,17 +348,18 @@ def test_a_route_needs_exactly_its_count_of_elements_and_trails_fill_only_missin
 
 
 def test_never_two_of_your_own_boats_on_one_island_but_all_start_in_the_centre() -> None:
-    state = new(players=2, board="sea", start_player=0)
+    state = to_phase(new(players=2, board="sea", start_player=0), "afternoon")
     state = do(state, "boat", player=0, boat=0, island=9)
     with pytest.raises(Refused, match="already has a boat on island 9"):
-        send(state, "boat", player=0, boat=1, island=9)
+        send(state, "boat", player=0, boat=1, island=9, correction=True)
     state = do(state, "boat", player=1, boat=0, island=9)  # another player's boat may share
-    state = do(state, "boat", player=0, boat=1, island=4)
+    state = do(state, "boat", player=0, boat=1, island=4, correction=True)
     assert glow.view(state)["players"][0]["board_value"] == 8 + 5
 
 
 def test_the_camp_scores_the_village_it_stands_in() -> None:
-    state = do(new(players=2, start_player=0), "camp", player=1, value=15)
+    state = do(to_phase(new(players=2, start_player=0), "afternoon"), "camp", player=1,
+               value=15)
     assert glow.view(state)["players"][1]["end_suggested"]["board"] == 15
     with pytest.raises(Refused, match="no village is worth 4"):
         send(state, "camp", player=1, value=4)

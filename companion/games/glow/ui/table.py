@@ -247,7 +247,10 @@ class PlayerPanel(InstantPopup):
                       "background": colour, "text_colour": app().colours["button_text"],
                       "highlight": value == self._state["players"][self.player]["camp"]}
                      for value in values])
-        picker.when_picked = lambda value: self.send({"cmd": "camp", "value": int(value)})
+        # The panel puts markers right at any time (the afternoon's move included), so it
+        # sends a correction: outside the afternoon a plain move is refused.
+        picker.when_picked = lambda value: self.send(
+            {"cmd": "camp", "value": int(value), "correction": True})
         picker.open()
 
     def pick_island(self, boat: int) -> None:
@@ -261,7 +264,7 @@ class PlayerPanel(InstantPopup):
                       "highlight": boat < len(self.boats) and self.boats[boat] == island}
                      for island, value in enumerate(self._state["island_values"])])
         picker.when_picked = lambda island: self.send(
-            {"cmd": "boat", "boat": boat, "island": int(island)})
+            {"cmd": "boat", "boat": boat, "island": int(island), "correction": True})
         picker.open()
 
     def track_reroll(self) -> None:
