@@ -15,6 +15,18 @@ from .phrases import Phrase
 
 INVISIBLE = ("Cc", "Cf")
 """Control and format characters: nothing a screen shows, but they can hide or reorder text."""
+JOINERS = ("\u200c", "\u200d")
+"""Zero-width non-joiner and joiner: format characters that some scripts (Persian) and emoji
+sequences (a family, a rainbow flag) need; harmless between two visible characters."""
+
+
+def _visible(char: str) -> bool:
+    return not char.isspace() and unicodedata.category(char) not in INVISIBLE
+
+
+def _joins_visible(name: str, at: int) -> bool:
+    return (name[at] in JOINERS and 0 < at < len(name) - 1
+            and _visible(name[at - 1]) and _visible(name[at + 1]))
 
 EMPTY_NAME = N_("'{cmd}': {key} {value} shows nothing; a name needs at least one visible "
                 "character")
@@ -26,8 +38,8 @@ HIDDEN_CHARACTER = N_("'{cmd}': {key} {value} holds {character}, a control or fo
 def invisible_character(name: str) -> str | None:
     """The first control or format character in `name`, described as "U+202E (RIGHT-TO-LEFT
     OVERRIDE)"; None when there is none."""
-    for char in name:
-        if unicodedata.category(char) in INVISIBLE:
+    for at, char in enumerate(name):
+        if unicodedata.category(char) in INVISIBLE and not _joins_visible(name, at):
             described = unicodedata.name(char, "")
             code = f"U+{ord(char):04X}"
             return f"{code} ({described})" if described else code

@@ -55,6 +55,9 @@ HIDDEN = {
     "Eve\u202eevil": "U+202E (RIGHT-TO-LEFT OVERRIDE)",
     "Li\u2066ne": "U+2066 (LEFT-TO-RIGHT ISOLATE)",
     "Tab\there": "U+0009",
+    "\u200dAda": "U+200D (ZERO WIDTH JOINER)",
+    "Ada\u200c": "U+200C (ZERO WIDTH NON-JOINER)",
+    "A\u200d\u200dB": "U+200D (ZERO WIDTH JOINER)",
 }
 
 
@@ -77,7 +80,8 @@ def test_a_name_holding_a_control_or_format_character_is_refused_in_words(
 
 @pytest.mark.parametrize(("game", "place"), CASES, ids=IDS)
 @pytest.mark.parametrize("name", ["Zoë", "Łukasz", "Søren-Kierkegaard", "محمد", "李小龙",
-                                  "Ada Lovelace", "O'Neil"])
+                                  "Ada Lovelace", "O'Neil",
+                                  "\U0001F469\u200d\U0001F467", "\u0645\u06cc\u200c\u0631\u0627"])
 def test_ordinary_names_of_any_script_still_start_a_game(game: str, place: Any,
                                                          name: str) -> None:
     definition = GAMES[game]
