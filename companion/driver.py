@@ -34,6 +34,10 @@ MAX_ERROR_CHARS = 2000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+SESSION_FIELDS = ("can_undo", "can_redo", "undo_count", "redo_count", "game", "title")
+"""What `StateSnapshot.view` adds to a game's view: the same for every game, hiding nothing."""
+
+
 @dataclass(frozen=True)
 class StateSnapshot:
     """What the "state" answer is made from, taken at one moment: states are immutable, so a
@@ -65,6 +69,13 @@ class StateSnapshot:
         view["game"] = self.game_id
         view["title"] = self.game.id
         return view
+
+    def public_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Of `view` (this snapshot's, in any language), what the phones' mirror may show: the
+        game's public part (`Game.public_view`) and the session's fields."""
+        public = self.game.public_view(view)
+        public.update({key: view[key] for key in SESSION_FIELDS if key in view})
+        return public
 
 
 class ScriptDriver:

@@ -90,6 +90,14 @@ def _add_game_details(db: Database) -> None:
     db.table("games").add_column("details", str)
 
 
+@migrations(name="0005_game_uid")
+def _add_game_uid(db: Database) -> None:
+    # SQLite gives a deleted newest game's id to the next game; a uid is never given again, so
+    # whoever follows the file (the headless mirror) can tell a new game from the one it knew.
+    db.table("games").add_column("uid", str)
+    db.execute("UPDATE games SET uid = lower(hex(randomblob(8))) WHERE uid IS NULL")
+
+
 SCHEMA_VERSION = len(migrations._migrations)
 OUR_TABLES = {"games", "commands", "snapshots", "meta", "tags", Migrations.migrations_table}
 CURRENT_GAME = "current_game"
@@ -301,7 +309,8 @@ class GameStore:
         at = self._clock().isoformat()
         with self._writing("the new game"):
             game_id = self.db.table("games").insert({
-                "status": "active", "started_at": at, "updated_at": at, "log_length": 1,
+                "uid": secrets.token_hex(8), "status": "active", "started_at": at,
+                "updated_at": at, "log_length": 1,
                 "setup": json.dumps(new_game), "played_seconds": 0.0, **_columns(summary),
             }).last_pk
             self.db.table("commands").insert({"game_id": game_id, "seq": 1,
@@ -369,7 +378,8 @@ class GameStore:
         at = self._clock().isoformat()
         with self._writing("the imported game"):
             game_id = self.db.table("games").insert({
-                "started_at": at, "updated_at": at, "log_length": len(log),
+                "uid": secrets.token_hex(8), "started_at": at, "updated_at": at,
+                "log_length": len(log),
                 "setup": json.dumps(log[0]), "played_seconds": 0.0, **_columns(summary),
             }).last_pk
             assert isinstance(game_id, int)
@@ -434,6 +444,14 @@ class GameStore:
     def game(self, game_id: int) -> dict[str, Any]:
         return _public(self._game_row(game_id))
 
+    def game_uid(self, game_id: int) -> str | None:
+        """What tells this game from any other ever stored here, unlike its id, which a game
+        started after it was deleted may get; None when there is no such game. A file from
+        before uids, opened read-only (so not migrated), answers with the game's start time."""
+        column = "uid" if "uid" in self.db.table("games").columns_dict else "started_at"
+        row = self.db.execute(f"SELECT {column} FROM games WHERE id = ?", [game_id]).fetchone()
+        return str(row[0]) if row else None
+
     def games(self) -> list[dict[str, Any]]:
         return [_public(row) for row in self.db.table("games").rows_where(order_by="id")]
 
@@ -474,7 +492,8 @@ def _columns(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
-    out = {key: value for key, value in row.items() if key not in ("setup", "played_seconds")}
+    out = {key: value for key, value in row.items()
+           if key not in ("setup", "played_seconds", "uid")}
     out["duration_minutes"] = round((row["played_seconds"] or 0.0) / 60, 1)
     out["setup"] = json.loads(row["setup"])
     out["details"] = json.loads(row["details"]) if row.get("details") else {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from .commands import Command, command_to_dict
 from .events import Event
@@ -63,6 +63,31 @@ Banner = Callable[[list[dict[str, Any]], "dict[str, Any] | None", gettext.NullTr
 """A command's events (as the driver prints them), the state after it (as `view` shows it)
 and one language's translations (gettext and ngettext) to the banner lines the table shows
 then: [{"kind", "text"}]."""
+
+
+PublicFields: TypeAlias = Mapping[str, "bool | PublicFields"]
+"""A game's judgement of each field of its view (`Game.public_view`'s whitelist): True, the
+whole table sees it; False, it is hidden at the table; a whitelist of its own, for a dict (or
+each dict of a list) of which only some fields are seen."""
+
+
+def public_part(view: Mapping[str, Any], fields: PublicFields) -> dict[str, Any]:
+    """Only the fields of `view` that `fields` names True (nested whitelists likewise): a field
+    nobody has judged yet, such as one added to the view tomorrow, stays out."""
+    out: dict[str, Any] = {}
+    for key, judged in fields.items():
+        if key not in view or judged is False:
+            continue
+        value = view[key]
+        if judged is True or value is None:
+            out[key] = value
+        elif isinstance(value, Mapping):
+            out[key] = public_part(value, judged)
+        elif isinstance(value, list):
+            out[key] = [public_part(item, judged) if isinstance(item, Mapping) else None
+                        for item in value]
+        # Anything else where a dict was judged field by field is not what was judged: left out.
+    return out
 
 
 def no_banner(events: list[dict[str, Any]], state: dict[str, Any] | None,
@@ -135,6 +160,11 @@ class Game:
     """What each round brought, replayed from the log (`game_detail`'s "per_round")."""
     catalogue: Callable[[], dict[str, Any]]
     """What the new-game screen's pickers list (the `catalogue` command's answer)."""
+    public_view: Callable[[dict[str, Any]], dict[str, Any]]
+    """Pure: of the state as `view` shows it, only what the whole table can see, for the
+    phones' mirror: no seed (replaying it would deal the app's shuffled cards), no deck order,
+    no face-down card. Built from a whitelist (`public_part`), so a field added to `view`
+    later reaches no phone until it is judged."""
     tag_cards: Callable[[], Mapping[str, list[dict[str, Any]]]] = lambda: {}
     """The cards a reader's tag may name, by kind (its keys are the game's kinds): [{"id",
     "name", "stage" (text or None), "values" (optional: the name's placeholders; a text among

@@ -126,7 +126,8 @@ class MirrorFeed:
             return self._frame
 
     def message(self, frame: Frame, lang: str) -> bytes:
-        """The JSON a phone in `lang` is sent for `frame`: the whole state, never a change."""
+        """The JSON a phone in `lang` is sent for `frame`: the whole state as the table sees it
+        (`StateSnapshot.public_view`), never a change."""
         lang = language_of(lang)
         with self._lock:
             cached = self._messages.get(lang) if frame is self._frame else None
@@ -151,6 +152,9 @@ class MirrorFeed:
                 # A banner that cannot be worded must not keep the state from the phones.
                 log.warning("%s: no banner for %s (%r)", game.id, frame.events, error)
             names = game.names(words.gettext)
+            # The phones get only what lies open on the table: no seed, no deck order, no
+            # face-down card (the banner above is the table's own, worded from the full view).
+            view = frame.snapshot.public_view(view)
         return json.dumps({"seq": frame.seq, "instance": self.instance, "lang": lang,
                            "state": view, "banners": banners, "names": names},
                           ensure_ascii=False).encode("utf-8")

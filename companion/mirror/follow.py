@@ -5,14 +5,18 @@ It watches `PRAGMA data_version` (which changes when another connection commits)
 change, the current game's log: new commands are played on its own copy of the session by
 the same rules the driver uses (undo and redo are logged commands too); any other change (a
 game resumed, abandoned, started) resumes the current game afresh, as the driver does at start.
+A game is known by its uid as well as its id: a game started right after the newest one was
+deleted gets that one's id again, and is still a new game here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,10 @@ log = logging.getLogger(__name__)
 
 POLL_INTERVAL_S = 0.05
 
+Place = tuple[int | None, str | None, int]
+"""Where the table is: the current game's id and uid (None, None with no game) and how many
+commands its log holds."""
+
 
 class DatabaseFollower:
     def __init__(self, path: Path, feed: MirrorFeed, interval: float = POLL_INTERVAL_S) -> None:
@@ -35,8 +43,9 @@ class DatabaseFollower:
         self.store = GameStore.open_read_only(path)
         self.service = GameService(self.store, seed_source=new_seed)
         self._version: int | None = None
-        self._followed: tuple[int | None, int] = (None, 0)
-        """The game the published state is of, and how many of its commands it includes."""
+        self._followed: Place = (None, None, 0)
+        """The game the published state is of (id and uid), and how many of its commands it
+        includes."""
         self._events: list[dict[str, Any]] = []
         """What the latest command played here announced (the banner's lines); none after a
         game was resumed afresh."""
@@ -57,32 +66,44 @@ class DatabaseFollower:
             if version == self._version:
                 return False
             self._version = version
-            wanted = self._where_the_table_is()
-            if wanted == self._followed:
-                return False
-            self._catch_up(*wanted)
+            with self._one_moment():
+                wanted = self._where_the_table_is()
+                if wanted == self._followed:
+                    return False
+                self._catch_up(*wanted)
         except (sqlite3.Error, StoreError) as error:
             log.warning("the games database could not be read: %s", error)
             return False
         self.feed.publish(StateSnapshot.of(self.service), events=self._events)
         return True
 
-    def _where_the_table_is(self) -> tuple[int | None, int]:
+    @contextlib.contextmanager
+    def _one_moment(self) -> Iterator[None]:
+        """Read as of one commit: which game is current, its log and what resuming it loads
+        (else a game deleted and started again between two reads could be mixed up)."""
+        db = self.store.db.conn
+        db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            db.execute("ROLLBACK")  # it only read
+
+    def _where_the_table_is(self) -> Place:
         game_id = self.store.current_game()
         if game_id is None:
-            return None, 0
+            return None, None, 0
         row = self.store.db.execute("SELECT log_length FROM games WHERE id = ?",
                                     [game_id]).fetchone()
-        return game_id, int(row[0]) if row else 0
+        return game_id, self.store.game_uid(game_id), int(row[0]) if row else 0
 
-    def _catch_up(self, game_id: int | None, length: int) -> None:
-        known_game, known_length = self._followed
+    def _catch_up(self, game_id: int | None, uid: str | None, length: int) -> None:
+        known_game, known_uid, known_length = self._followed
         self._events = []
-        if game_id is not None and game_id == known_game == self.service.game_id \
-                and length > known_length:
+        if game_id is not None and (game_id, uid) == (known_game, known_uid) \
+                and game_id == self.service.game_id and length > known_length:
             try:
                 self._play_new_commands(game_id, known_length, length)
-                self._followed = (game_id, length)
+                self._followed = (game_id, uid, length)
                 return
             except (Refused, ValueError, KeyError, TypeError) as error:
                 log.warning("game %s: the new commands did not play here (%s); resuming it "
@@ -91,7 +112,7 @@ class DatabaseFollower:
         self.service = GameService(self.store, seed_source=new_seed)
         if game_id is not None:
             self.service.resume_latest()
-        self._followed = (game_id, length)
+        self._followed = (game_id, uid, length)
 
     def _play_new_commands(self, game_id: int, after: int, upto: int) -> None:
         game = self.service.game

@@ -75,6 +75,7 @@ COUNTING = Game(
     summary=lambda state: {"status": "active", "players": state.players, "rounds": 0},
     rounds=lambda course: [],
     catalogue=lambda: {"counting": True},
+    public_view=lambda view: {"players": view["players"], "total": view["total"]},
 )
 
 

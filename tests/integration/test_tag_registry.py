@@ -379,8 +379,9 @@ def a_database_before_tags(path: Path) -> tuple[dict[str, Any] | None, list[dict
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(f"PRAGMA application_id={APPLICATION_ID}")
         db.execute("PRAGMA user_version=2")
-    for table in ("games", "commands", "meta"):  # the games' details came later (0004)
-        db.table(table).insert_all({key: value for key, value in row.items() if key != "details"}
+    for table in ("games", "commands", "meta"):  # details and uids came later (0004, 0005)
+        db.table(table).insert_all({key: value for key, value in row.items()
+                                    if key not in ("details", "uid")}
                                    for row in played.store.db.table(table).rows)
     db.close()
     return old.state(), played.store.games()
@@ -402,10 +403,10 @@ def test_a_database_from_before_tags_gains_the_registry_and_keeps_its_games(
     ok(driver, "fear")
     driver.service.store.close()
     with sqlite3.connect(db) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         assert raw.execute("SELECT name FROM _sqlite_migrations ORDER BY rowid").fetchall() == [
             ("0001_games_commands_snapshots",), ("0002_current_game",), ("0003_tags",),
-            ("0004_game_details",)]
+            ("0004_game_details",), ("0005_game_uid",)]
     reopened = driver_on(db)
     assert registry(reopened) == [JUNGLE]
     assert [c["cmd"] for c in reopened.service.store.full_log(1)] == ["new_game", "next",

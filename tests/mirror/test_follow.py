@@ -89,3 +89,44 @@ def test_a_missing_database_is_told_not_created(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="there is no games database"):
         DatabaseFollower(tmp_path / "none.db", MirrorFeed())
     assert not (tmp_path / "none.db").exists()
+
+
+STARTED_IN_ITS_PLACE = {
+    "another game with as long a log": [
+        {"cmd": "new_game", "game": "leviathan-wilds", "players": 2, "difficulty": "easy",
+         "leviathan": 1}],
+    "the same game with a longer log": [
+        {"cmd": "new_game", "players": 3, "seed": 12}, {"cmd": "next"}],
+    "none": [],
+}
+
+
+@pytest.mark.parametrize("started", STARTED_IN_ITS_PLACE.values(), ids=STARTED_IN_ITS_PLACE)
+def test_a_game_deleted_and_another_started_between_two_looks_is_not_taken_for_the_old_one(
+        tmp_path: Path, started: list[dict[str, object]]) -> None:
+    """SQLite gives the new game the deleted one's id: the follower still tells them apart
+    and shows the table's current game (or none) as the driver does."""
+    db = tmp_path / "games.db"
+    service, _ = build_service(db)
+    driver = ScriptDriver(service)
+    assert driver.handle({"cmd": "new_game", "players": 2, "seed": 11})["ok"]
+    feed = MirrorFeed()
+    follower = DatabaseFollower(db, feed)
+    assert follower.poll()
+    old = driver.state()
+    assert old is not None
+    assert driver.handle({"cmd": "delete", "game": old["game"], "confirm": True})["ok"]
+    for command in started:
+        assert driver.handle(command)["ok"]
+    now = driver.state()
+    if started:
+        assert now is not None and now["game"] == old["game"]  # the id was given again
+    assert follower.poll()
+    snapshot = feed.current().snapshot
+    if now is None:
+        assert snapshot is None
+    else:
+        assert snapshot is not None and snapshot.view(driver.translate) == now
+    assert not follower.poll()
+    follower.store.close()
+    service.store.close()

@@ -17,7 +17,7 @@ from .record import state_from_record, state_to_record
 from .rules import decide, start
 from .state import State
 from .texts import CATALOGUE_DOMAIN, TAG_WORDS, catalogue_texts
-from .view import setup_checklist, view, who
+from .view import public_view, setup_checklist, view, who
 
 
 def start_game(command: NewGame) -> tuple[State, list[Event]]:
@@ -106,6 +106,7 @@ GLOW = Game(
     summary=summary,
     rounds=rounds,
     catalogue=catalogue,
+    public_view=public_view,
     setup_checklist=checklist,
     catalogue_domains=(CATALOGUE_DOMAIN,),
     catalogue_texts=catalogue_texts,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.game import PublicFields, public_part
 from companion.core.phrases import Listing, Phrase, Translate, as_written, render
 
 from . import events as e
@@ -260,3 +261,33 @@ def setup_checklist(state: State, translate: Translate = as_written) -> list[tup
         skip.add("glow-setup-two")
     return [(item, Phrase(text, **values).render(translate))
             for item, text in SETUP_ITEMS if item not in skip]
+
+
+PUBLIC_FIELDS: PublicFields = {
+    "title": True, "day": True, "phase": True, "start_player": True,
+    "deck_count": True,  # the face-down companion deck: how many, never which
+    "players": {
+        "score": True, "reroll_tokens": True, "final": True, "name": True, "colour": True,
+        "adventurer": True, "lap": True, "track_space": True, "lapped": True,
+        "reroll_tokens_usable": True, "reroll_tokens_gained_today": True,
+        "track_rerolls": True, "lumipili_left": True, "glowworm_tokens": True,
+        "glowworms": True, "trails": True, "companions": True, "companion_count": True,
+        "glowworm_threshold": True, "camp": True, "boats": True, "board_value": True,
+        "spells": True, "end": True, "end_suggested": True,
+    },
+    "outcome": True, "round": True, "phase_name": True, "days": True, "board": True,
+    "board_name": True, "mode": True, "player_count": True, "pick_order": True,
+    "picked": True, "picker": True, "needs_discard": True,
+    "areas": True,  # the five companions laid out face up
+    "dice_entered": True, "graveyard": True, "large_dice_supply": True, "black_die": True,
+    "kaar_owner": True, "spell_stack": True, "track": True, "village_values": True,
+    "island_values": True, "prompt": True, "gate": True, "reminders": True,
+    "unverified": True,
+}
+"""What of `view` the whole table sees (`public_view`): everything it tracks lies open, and
+the deck is only counted."""
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The phones' part of `view`."""
+    return public_part(view, PUBLIC_FIELDS)

@@ -17,7 +17,7 @@ from .record import state_from_record, state_to_record
 from .rules import decide, start
 from .state import State
 from .texts import CATALOGUE_DOMAIN, TAG_WORDS, catalogue_texts
-from .view import setup_checklist, view
+from .view import public_view, setup_checklist, view
 
 
 def start_game(command: NewGame) -> tuple[State, list[Event]]:
@@ -123,6 +123,7 @@ LEVIATHAN_WILDS = Game(
     summary=summary,
     rounds=rounds,
     catalogue=catalogue,
+    public_view=public_view,
     setup_checklist=checklist,
     tag_cards=tag_cards,
     tag_kinds=TAG_KINDS,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.game import PublicFields, public_part
 from companion.core.phrases import Listing, Phrase, Translate, as_written
 
 from . import events as e
@@ -200,3 +201,34 @@ def setup_checklist(target: State | Setup,
         skip.add("lw-setup-wild")
     return [(item, Phrase(text, **values).render(translate))
             for item, text in SETUP_ITEMS if item not in skip]
+
+
+PUBLIC_FIELDS: PublicFields = {
+    "title": True, "round": True, "step": True, "active": True,
+    # Both halves show on a face-down threat, so calm or wild is seen; its card is not.
+    "threat_row": {"face_up": True, "wild": True, "card": True},
+    "wrath": True,
+    "guardians": {
+        "health": True, "corruption": True,
+        "deck": True, "hand": True, "discard": True,  # how many cards, never which
+        "defeated": True, "name": True, "character": True, "class": True, "falling": True,
+        "focus_ready": True, "weaknesses": True, "ap_card": True, "ap_left": True,
+        "pile": True,
+    },
+    "crystals_left": True, "outcome": True, "leviathan": True, "difficulty": True,
+    "players": True, "solo": True, "next_slot": True, "revealed_slot": True,
+    "wrath_track": True, "crystals": True, "win_conditions": True, "counters": True,
+    "weakness_deck": True, "last_chance": True, "can_decline_last": True, "prompt": True,
+    "reminders": True, "unverified": True,
+}
+"""What of `view` the whole table sees (`public_view`)."""
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The phones' part of `view`: the open table; a threat's card only while it lies face up
+    (the model never knows a face-down one, and the phones must not learn one if it did)."""
+    public = public_part(view, PUBLIC_FIELDS)
+    for slot in public.get("threat_row") or ():
+        if slot is not None and not slot.get("face_up"):
+            slot["card"] = None
+    return public

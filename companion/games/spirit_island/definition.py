@@ -19,7 +19,7 @@ from .reads import plan_read
 from .reminders import setup_checklist
 from .state import GameState
 from .texts import ROMAN_STAGES
-from .view import state_view
+from .view import public_view, state_view
 
 
 def summary(state: GameState) -> dict[str, Any]:
@@ -96,6 +96,7 @@ SPIRIT_ISLAND = Game(
     summary=summary,
     rounds=rounds,
     catalogue=catalogue,
+    public_view=public_view,
     tag_cards=tag_cards,
     tag_kinds=TAG_KINDS,
     plan_read=plan_read,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.core.game import PublicFields, public_part
+
 from .basics import adversary_of, scenario_of, victory_condition
 from .blight_cards import BLIGHT_CARDS
 from .cards import ALL_CARDS
@@ -262,3 +264,47 @@ def _outcome_view(state: GameState, translate: Translate) -> dict[str, Any] | No
         "bonus": outcome.bonus,
         "round": state.round,
     }
+
+
+PUBLIC_FIELDS: PublicFields = {
+    "round": True, "phase": True, "step": True, "players": True, "mode": True,
+    "deck_mode": True,
+    "seed": False,  # replaying it deals the app's invader deck and face-down blight card
+    "difficulty": True, "adversary": True, "scenario": True, "scenario_detail": True,
+    "thematic": True, "terror_level": True, "victory_condition": True,
+    "loss_conditions": True,
+    "fear": {
+        "pool": True, "generated": True, "earned": True, "resolved": True, "discarded": True,
+        "deck": True, "pool_size": True, "split": True, "groups": True, "dividers": True,
+        "cards_to_next_terror_level": True, "card": True, "seen": True, "ritual_cards": True,
+        "invader_cards_hidden": True,
+    },
+    "invader": {
+        "deck_count": True,
+        "deck_stages": False,  # the deck's order, stage by stage: phones get counts instead
+        "stage": True, "high_immigration": True, "ravage": True, "build": True,
+        "explore": True, "discard": True, "removed": True, "set_aside": True,
+        "deck_order": False,  # how the deck was stacked
+        "awaiting_reveal": True, "expected_stage": True,
+        "candidates": False,  # the cards that may be face down on top
+        "special_card": True, "escalation_due": True,
+    },
+    "events": {"deck": True, "discard": True, "drawn": True, "slave_rebellion_depth": True,
+               "drawn_this_round": True},
+    # The view names the blight card only once it is face up.
+    "blight": {"card": True, "side": True, "on_card": True, "on_island": True, "name": True,
+               "effect": True, "timing": True, "awaiting_card": True, "owed": True,
+               "earlier_cards": True, "on_panel": True},
+    "setup_checklist": True, "reminders": True, "prompt": True, "outcome": True,
+}
+"""What of `state_view` the whole table sees (`public_view`)."""
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The phones' part of `state_view`: what lies open on the table, and of the invader deck
+    how many cards of each stage are left (as the stacked deck shows), never their order."""
+    public = public_part(view, PUBLIC_FIELDS)
+    stages = (view.get("invader") or {}).get("deck_stages")
+    if "invader" in public and public["invader"] is not None and stages is not None:
+        public["invader"]["deck_per_stage"] = [stages.count(stage) for stage in (1, 2, 3)]
+    return public
