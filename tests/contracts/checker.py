@@ -20,6 +20,8 @@ Pattern = tuple[str, ...]
 
 WORDS: tuple[Pattern, ...] = (
     ("name",),                # a card's, adversary's, game's or player's name as people read it
+    ("phase_name",),          # Glow's phase in the driver's language; "phase" is the id
+    ("board_name",),          # Glow's board side in words; "board" is the id
     ("rules", "*", "title"),  # a rules entry's title; its id is the contract
 )
 """Strings compared by type only, however short; any string holding whitespace is words too."""

@@ -16,7 +16,8 @@ Extending is free, breaking fails. An answer keeps its recorded promise when:
     database's game ids, which follow from the commands too in the transcript's fresh database;
   - words, compared by type only so that re-wording and translating stay free: any string
     holding whitespace (prompts, reminders' texts, conditions, details, refusals' reasons,
-    snippets) and, however short, the values of a `name` key and a rules entry's `title`;
+    snippets) and, however short, the values of `name`, `phase_name` and `board_name` keys
+    and a rules entry's `title` (`checker.WORDS`);
   - volatile, compared by type only (the set of JSON types allowed is given):
     `started_at`, `updated_at`, `finished_at` (string or null), `duration_minutes` (number
     or null): they come from the clock (`checker.VOLATILE`);
