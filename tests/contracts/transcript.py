@@ -20,6 +20,7 @@ database `games.sqlite3`); recorded answers show that folder as `{tmp}` too.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -148,11 +149,14 @@ def play(transcript: Transcript, folder: Path) -> list[dict[str, Any] | None]:
 def _play_run(transcript: Transcript, steps: list[Step],
               folder: Path) -> list[dict[str, Any] | None]:
     lines = [request_line(step.send, folder) for step in steps if step.send is not None]
+    # Its own cache (the rules index) and data folders: nothing of the user's is read or written.
+    env = {**os.environ, "XDG_CACHE_HOME": str(folder / "cache"),
+           "XDG_DATA_HOME": str(folder / "data")}
     done = subprocess.run(
         [sys.executable, "-m", "companion", "script", "--db", str(folder / DATABASE),
          *transcript.args],
         input="".join(line + "\n" for line in lines).encode("utf-8"), capture_output=True,
-        cwd=ROOT, timeout=TIMEOUT)
+        cwd=ROOT, env=env, timeout=TIMEOUT)
     stderr = done.stderr.decode("utf-8", "replace")
     if done.returncode != 0:
         raise AssertionError(f"{transcript.name}: the driver exited {done.returncode}:\n{stderr}")
