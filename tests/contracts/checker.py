@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-Path = tuple[str, ...]
+Where = tuple[str, ...]
 """Where a value sits in an answer: its keys and list indices (as digits) from the root."""
 
 Pattern = tuple[str, ...]
@@ -90,17 +90,17 @@ def parse_loose(loose: Mapping[str, str]) -> dict[Pattern, str]:
     return out
 
 
-def _ends_with(path: Path, pattern: Pattern) -> bool:
+def _ends_with(path: Where, pattern: Pattern) -> bool:
     return len(pattern) <= len(path) and all(
         want in ("*", got) for want, got in zip(pattern, path[len(path) - len(pattern):],
                                                  strict=True))
 
 
-def _is(path: Path, pattern: Pattern) -> bool:
+def _is(path: Where, pattern: Pattern) -> bool:
     return len(pattern) == len(path) and _ends_with(path, pattern)
 
 
-def _where(path: Path) -> str:
+def _where(path: Where) -> str:
     return ".".join(path) if path else "the answer"
 
 
@@ -110,14 +110,14 @@ def _show(value: Any) -> str:
 
 
 def breaches(recorded: Any, actual: Any, loose: Mapping[Pattern, str] | None = None,
-             path: Path = ()) -> list[str]:
+             path: Where = ()) -> list[str]:
     """Every way `actual` falls short of `recorded` (empty: it keeps the promise)."""
     out: list[str] = []
     _compare(recorded, actual, path, dict(loose or {}), out)
     return out
 
 
-def _compare(recorded: Any, actual: Any, path: Path, loose: dict[Pattern, str],
+def _compare(recorded: Any, actual: Any, path: Where, loose: dict[Pattern, str],
              out: list[str]) -> None:
     for pattern, allowed in VOLATILE.items():
         if _ends_with(path, pattern):
@@ -155,7 +155,7 @@ def _compare(recorded: Any, actual: Any, path: Path, loose: dict[Pattern, str],
         out.append(f"{_where(path)}: recorded {_show(recorded)}, now {_show(actual)}")
 
 
-def _compare_open(recorded: Sequence[Any], actual: Sequence[Any], path: Path,
+def _compare_open(recorded: Sequence[Any], actual: Sequence[Any], path: Where,
                   loose: dict[Pattern, str], out: list[str]) -> None:
     """Each recorded item matched by the earliest later item that keeps its promise (the
     earliest match leaves the most room for the items after it)."""
@@ -169,7 +169,7 @@ def _compare_open(recorded: Sequence[Any], actual: Sequence[Any], path: Path,
             at = found + 1
 
 
-def _compare_shape(recorded: Sequence[Any], actual: Sequence[Any], path: Path,
+def _compare_shape(recorded: Sequence[Any], actual: Sequence[Any], path: Where,
                    out: list[str]) -> None:
     shape: dict[str, str] = {}
     for item in recorded:
@@ -187,7 +187,7 @@ def _compare_shape(recorded: Sequence[Any], actual: Sequence[Any], path: Path,
                            f"recorded a {wanted}")
 
 
-def _is_words(text: str, path: Path) -> bool:
+def _is_words(text: str, path: Where) -> bool:
     return any(ch.isspace() for ch in text) or any(_ends_with(path, p) for p in WORDS)
 
 
