@@ -9,7 +9,8 @@ Every further line is one of
   JSON). `answer` is the driver's recorded answer. `note` (optional words) says what the line
   shows; a recorded refusal always has one. `loose` (optional) marks volatile parts of this
   answer: full paths from the answer's root (`state.players.*.name`; `*` for any one key or
-  index) mapped to `"type"` (compared by type only) or `"open"` (a list that may gain items);
+  index) mapped to `"type"` (compared by type only), `"open"` (a list that may gain items) or
+  `"items"` (a list whose items keep only their shape);
 - a restart: `{"restart": true, "note": "…"}`: the driver is ended (its input closed) and
   started again on the same database, as a player does by switching off.
 
