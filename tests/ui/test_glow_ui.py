@@ -283,6 +283,25 @@ def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,
         ui.app = again.app  # the fixture closes this one
 
 
+def test_done_at_noon_and_in_the_afternoon_asks_nothing_forgotten_before_it_sends_next(
+        ui: Harness) -> None:
+    # A script's plain next finishes these phases (the contract; issue 25); the question is
+    # the screen's: Done opens it, and only its answer sends next.
+    start(ui, players=2, board="realm", start_player=0)
+    done(ui)
+    done(ui)
+    for phase, following in (("noon", "afternoon"), ("afternoon", "evening")):
+        gate = ui.state["gate"]
+        assert ui.state["phase"] == phase and gate is not None
+        ui.tap_id("done")
+        popup = ui.popup()
+        assert popup is not None and popup.message == gate["text"]
+        ui.frames(2)
+        assert ui.state["phase"] == phase  # asked; nothing is sent before the answer
+        confirm(ui)
+        assert ui.state["phase"] == following
+
+
 def test_the_title_names_the_phase_in_the_game_s_own_words_in_german(ui: Harness) -> None:
     start(ui, players=2, board="sea", start_player=0)
     done(ui)

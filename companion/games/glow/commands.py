@@ -7,8 +7,8 @@ to right. The contract's commands:
   and optional: "mode" ("full" or "scoring": straight to the end scoring), "names",
   "colours", "adventurers" (card ids), and corrections of the numbers numbers.toml could not
   verify: "track_length", "reroll_spaces", "village_values", "island_values".
-- ``next`` {"phase"?, "confirm"?}: finish the current phase. At the end of noon and of the
-  afternoon it needs "confirm": true, the players' answer to "nothing forgotten?".
+- ``next`` {"phase"?, "confirm"?}: finish the current phase, noon and afternoon included
+  (the screen asks "nothing forgotten?" before it sends it); "confirm" is accepted and ignored.
 - ``score`` / ``rerolls`` {"player", "amount": ±n}: move a score marker; reroll tokens gained
   (+, usable from tomorrow) or spent (−, in the late morning, usable ones only).
 - ``end_score`` {"player", "cards", "board", "glowworms", "companions", "trails", "score"?,
@@ -72,7 +72,8 @@ class Next(Command):
     phase: str | None = None
     """The phase meant, so that a second tap on Done changes nothing."""
     confirm: bool = False
-    """Noon and afternoon: the players have checked that nothing is forgotten."""
+    """The players answered "nothing forgotten?"; accepted and ignored (a plain next finishes
+    noon and afternoon too, as the contract says)."""
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,6 @@ MODES = ("full", "scoring")
 """A whole game day by day, or only the end scoring's totals."""
 PHASES = ("morning", "late_morning", "noon", "afternoon", "evening")
 OVER = "over"
-GATED = ("noon", "afternoon")
-"""Phases whose `next` asks "nothing forgotten?": a gain not taken by then is lost."""
 GLOWWORM_BONUS = 10
 """Digest 5 step 3 [R]: +10 when glowworms (tokens and icons) are at least the companions."""
 ELEMENTS = ("fire", "water", "earth", "air", "nature")

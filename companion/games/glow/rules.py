@@ -22,7 +22,6 @@ from .data import (
     BOATS,
     COMPANIONS,
     DECK,
-    GATED,
     ISLAND_VALUES,
     LARGE_DICE_SUPPLY,
     OVER,
@@ -220,10 +219,9 @@ def next_phase(state: State, command: c.Next) -> tuple[State, Events]:
                              now=_phase_word(state.phase)))
     if state.phase == OVER:
         raise Refused(Phrase("the game is over: enter each player's end score"))
-    if state.phase in GATED and not command.confirm:
-        raise Refused(Phrase("nothing forgotten? A shard, token or move not taken by the end of "
-                             "the {phase} is lost. Send next with confirm: true once everyone "
-                             "has checked", phase=_phase_word(state.phase)))
+    # Noon and afternoon end on a plain `next` too: the contract (issue 19) says `next`
+    # finishes the phase, so "nothing forgotten?" is the screen's to ask before it sends one,
+    # and `confirm` is accepted and ignored (issue 25).
     events: Events = []
     if state.phase == "morning":
         state = _end_morning(state, events)

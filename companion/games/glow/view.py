@@ -80,7 +80,7 @@ def prompt(state: State, translate: Translate = as_written) -> dict[str, Any]:
 
 
 def gate(state: State, translate: Translate = as_written) -> dict[str, Any] | None:
-    """The question the phase's `next` asks ("confirm": true answers it), or None."""
+    """The question the screen asks before it sends this phase's `next`, or None."""
     key = f"glow-gate-{state.phase}"
     return message(GATES, key, translate) if key in GATES else None
 

@@ -370,14 +370,18 @@ def test_the_camp_scores_the_village_it_stands_in() -> None:
 # --- the day's gates and corrections ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("phase", ["noon", "afternoon"])
-def test_noon_and_afternoon_end_only_when_the_players_confirm_nothing_is_forgotten(
-        phase: str) -> None:
+@pytest.mark.parametrize(("phase", "following"), [("noon", "afternoon"),
+                                                  ("afternoon", "evening")])
+def test_a_plain_next_finishes_noon_and_afternoon_and_confirm_is_accepted_and_ignored(
+        phase: str, following: str) -> None:
+    # The contract of issue 19: `next` finishes the current phase. "Nothing forgotten?" is
+    # the screen's question (the view's gate), asked before the screen sends `next`.
     state = to_phase(new(), phase)
     assert glow.view(state)["gate"]["id"] == f"glow-gate-{phase}"
-    with pytest.raises(Refused, match="nothing forgotten"):
-        send(state, "next")
-    assert do(state, "next", confirm=True).phase != phase
+    plain, plain_events = send(state, "next")
+    confirmed, confirmed_events = send(state, "next", confirm=True)
+    assert plain.phase == following
+    assert plain == confirmed and plain_events == confirmed_events
 
 
 def test_a_second_tap_meant_for_a_finished_phase_changes_nothing() -> None:
