@@ -163,9 +163,10 @@ class MirrorFeed:
                            "state": view, "banners": banners, "names": names},
                           ensure_ascii=False).encode("utf-8")
 
-    def subscribe(self, wake: Callable[[], None] | None = None) -> Subscription:
-        """A new phone; `wake`: see `Subscription`."""
-        client = Subscription(self.queue_size, wake)
+    def subscribe(self, wake: Callable[[], None] | None = None,
+                  queue_size: int | None = None) -> Subscription:
+        """A new phone; `wake`: see `Subscription`; `queue_size`: the feed's unless given."""
+        client = Subscription(queue_size or self.queue_size, wake)
         with self._lock:
             self._clients.add(client)
         return client

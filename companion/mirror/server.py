@@ -49,6 +49,9 @@ SECURITY_HEADERS = {
 }
 _PATH = re.compile(r"^/t/(?P<token>[^/]+)(?P<rest>/.*)?$")
 _METHODS = (b"GET", b"HEAD")
+MESSAGES_KEPT = 64
+HANDOVER_FRAMES = 256
+"""States the publisher may get ahead of the loop before a stream is given up."""
 LINGER_S = 2.0
 """After a refusal the connection reads (and forgets) this long, so the answer is not lost to a
 reset while the client is still sending."""
@@ -147,6 +150,9 @@ class MirrorServer:
         self._thread: threading.Thread | None = None
         self._listeners: list[asyncio.base_events.Server] = []
         self._stopping = False
+        self._wakes: Wakes | None = None
+        self._messages: dict[tuple[int, str], tuple[Frame, bytes]] = {}
+        """Recent states in words, by sequence number and language (loop thread only)."""
 
     # --- switching on and off ---------------------------------------------------------------
 
@@ -156,6 +162,7 @@ class MirrorServer:
         thread = threading.Thread(target=loop.run_forever, name="mirror", daemon=True)
         thread.start()
         self._loop, self._thread, self._stopping = loop, thread, False
+        self._wakes = Wakes(loop)
         try:
             asyncio.run_coroutine_threadsafe(self._listen(), loop).result(timeout=30)
         except BaseException:
@@ -338,16 +345,17 @@ class MirrorServer:
                 else:
                     _abort(request)  # it fell behind: let go at once, buffers and all
 
-        def wake() -> None:  # on the publisher's thread
-            with contextlib.suppress(RuntimeError):  # the loop is already closed
-                loop.call_soon_threadsafe(on_loop)
-
         feed = self.feed
-        client = feed.subscribe(wake)
+        wakes = self._wakes
+        assert wakes is not None  # set by start(), before any connection
+        # The queue only hands frames to this loop, which takes them all at each wake: a
+        # phone that falls behind shows in its socket (send_backlog, send_deadline_s), and a
+        # busy moment of the loop must not count against it.
+        client = feed.subscribe(lambda: wakes.wake(on_loop), queue_size=HANDOVER_FRAMES)
         try:
             frame = feed.current()
             await self._write(request, response,
-                              b"retry: 1000\n\n" + _event(frame, feed.message(frame, lang)))
+                              b"retry: 1000\n\n" + _event(frame, self._message(frame, lang)))
             last_write = loop.time()
             while not client.dropped.is_set():
                 behind = self._behind_by(request)
@@ -362,21 +370,30 @@ class MirrorServer:
                     log.info("a phone at %s stopped reading and was dropped", request.remote)
                     _abort(request)
                     break
-                sent = False
+                events = []  # every state since the last wake, in one write
                 while (next_frame := client.next(timeout=0)) is not None:
                     if next_frame.seq > frame.seq:
                         frame = next_frame
-                        await self._write(request, response,
-                                          _event(frame, feed.message(frame, lang)))
-                        sent = True
-                if not sent and loop.time() - last_write >= KEEPALIVE_S:
-                    await self._write(request, response, b": still here\n\n")
-                    sent = True
-                if sent:
+                        events.append(_event(frame, self._message(frame, lang)))
+                if not events and loop.time() - last_write >= KEEPALIVE_S:
+                    events.append(b": still here\n\n")
+                if events:
+                    await self._write(request, response, b"".join(events))
                     last_write = loop.time()
         finally:
             feed.unsubscribe(client)
         return response
+
+    def _message(self, frame: Frame, lang: str) -> bytes:
+        """The feed's words for `frame`, made once per language however many phones get it
+        (the feed keeps only the latest state's; a phone may be a state or two behind)."""
+        key = (frame.seq, lang)
+        message = self._messages.get(key)
+        if message is None or message[0] is not frame:
+            message = self._messages[key] = (frame, self.feed.message(frame, lang))
+            while len(self._messages) > MESSAGES_KEPT:
+                del self._messages[next(iter(self._messages))]
+        return message[1]
 
     async def _write(self, request: web.BaseRequest, response: web.StreamResponse,
                      data: bytes) -> None:
@@ -394,6 +411,31 @@ class MirrorServer:
         if connection is None:
             return None
         return connection.time_left_to_send(self.limits.send_deadline_s)
+
+
+class Wakes:
+    """Hands the publisher's wake-ups to the loop: one hop per publish, not one per phone (each
+    hop is a write to the loop's self-pipe)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._lock = threading.Lock()
+        self._due: list[Callable[[], None]] = []
+
+    def wake(self, callback: Callable[[], None]) -> None:
+        """From any thread: run `callback` on the loop soon."""
+        with self._lock:
+            self._due.append(callback)
+            if len(self._due) > 1:
+                return  # a hop is on its way and takes this one along
+        with contextlib.suppress(RuntimeError):  # the loop is already closed
+            self._loop.call_soon_threadsafe(self._run)
+
+    def _run(self) -> None:
+        with self._lock:
+            due, self._due = self._due, []
+        for callback in due:
+            callback()
 
 
 def _event(frame: Frame, data: bytes) -> bytes:
