@@ -16,6 +16,7 @@ import json
 import logging
 import re
 import socket
+import struct
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -444,7 +445,18 @@ def _event(frame: Frame, data: bytes) -> bytes:
 
 def _abort(request: web.BaseRequest) -> None:
     if request.transport is not None:
-        request.transport.abort()
+        reset(request.transport)
+
+
+def reset(transport: asyncio.BaseTransport) -> None:
+    """End a connection at once with a reset: the kernel drops what it still holds for the
+    client too (a plain close would keep it, and the FIN behind it, for a client that does
+    not read)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()
 
 
 def _close(request: web.BaseRequest) -> None:
@@ -549,13 +561,15 @@ class Connection(asyncio.Protocol):
         peer = transport.get_extra_info("peername")
         self.remote = str(peer[0]) if peer else ""
         if not self.mirror.connections.admit(self, transport):
-            transport.abort()
+            reset(transport)
             return
         sock = transport.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
                                 self.mirror.limits.send_buffer)
+        # Writes never wait below the backlog: past it the phone is dropped, not waited for.
+        transport.set_write_buffer_limits(high=self.mirror.limits.send_backlog + 1)
         self._passing = self._http_open = True
         self.http.connection_made(transport)
 
@@ -648,18 +662,18 @@ class Connection(asyncio.Protocol):
         with contextlib.suppress(OSError, RuntimeError):
             if transport.can_write_eof():
                 transport.write_eof()
-        asyncio.get_running_loop().call_later(LINGER_S, transport.abort)
+        asyncio.get_running_loop().call_later(LINGER_S, reset, transport)
         self._let_go_of_http(None)  # aiohttp lets go of its side (and its handler) now
 
     def abort(self) -> None:
         if self.transport is not None:
-            self.transport.abort()
+            reset(self.transport)
 
     def close(self) -> None:
         """Let go: politely when everything written was taken, at once otherwise."""
         if self.transport is None:
             return
         if self.transport.get_write_buffer_size():
-            self.transport.abort()
+            reset(self.transport)
         else:
             self.transport.close()
