@@ -448,7 +448,7 @@ def _abort(request: web.BaseRequest) -> None:
         reset(request.transport)
 
 
-def reset(transport: asyncio.BaseTransport) -> None:
+def reset(transport: asyncio.Transport) -> None:
     """End a connection at once with a reset: the kernel drops what it still holds for the
     client too (a plain close would keep it, and the FIN behind it, for a client that does
     not read)."""
