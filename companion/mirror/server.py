@@ -179,7 +179,7 @@ class MirrorServer:
                           access_log=None, logger=log)
 
         def protocol() -> Connection:
-            return Connection(self, http())
+            return Connection(self, http)
 
         hosts = [self.host] if self.host else ["127.0.0.1", *lan_addresses()]
         port = self.requested_port
@@ -255,6 +255,16 @@ class MirrorServer:
     # --- answering (on the loop's thread) ---------------------------------------------------
 
     async def _answer(self, request: web.BaseRequest) -> web.StreamResponse:
+        try:
+            return await self._route(request)
+        except (ConnectionError, TimeoutError) as why:
+            # One line, not a traceback: phones leave mid-answer all the time.
+            log.info("the mirror let %s go mid-answer (%s)", request.remote,
+                     type(why).__name__)
+            _abort(request)
+            raise asyncio.CancelledError from None  # aiohttp: the client is gone, say nothing
+
+    async def _route(self, request: web.BaseRequest) -> web.StreamResponse:
         head = request.method == "HEAD"
         if request.method not in ("GET", "HEAD"):  # the guard answers these already
             return await self._text(request, HTTPStatus.METHOD_NOT_ALLOWED,
@@ -267,31 +277,23 @@ class MirrorServer:
         rest = match["rest"] or "/"
         query = parse_qs(url.query)
         lang = language_of(query.get("lang", [""])[0])
-        try:
-            if rest == "/":
-                return await self._send(request, HTTPStatus.OK, "text/html; charset=utf-8",
-                                        self.page)
-            if rest == "/state":
-                feed = self.feed
-                return await self._send(request, HTTPStatus.OK, "application/json; charset=utf-8",
-                                        feed.message(feed.current(), lang))
-            if rest == "/events":
-                return await self._stream(request, lang, head)
-            if rest == "/rules":
-                text = query.get("q", [""])[0][:MAX_QUERY_CHARS]
-                return await self._rules(
-                    request, lambda: {"hits": self.rules.search(text, lang)})
-            if rest.startswith("/rules/"):
-                entry_id = rest.removeprefix("/rules/")
-                return await self._rules(
-                    request, lambda: {"entry": self.rules.entry(entry_id, lang)})
-            return await self._text(request, HTTPStatus.NOT_FOUND, "not found")
-        except (ConnectionError, TimeoutError) as why:
-            # One line, not a traceback: phones leave mid-answer all the time.
-            log.info("the mirror let %s go mid-answer (%s)", request.remote,
-                     type(why).__name__)
-            _abort(request)
-            raise asyncio.CancelledError from None
+        if rest == "/":
+            return await self._send(request, HTTPStatus.OK, "text/html; charset=utf-8",
+                                    self.page)
+        if rest == "/state":
+            feed = self.feed
+            return await self._send(request, HTTPStatus.OK, "application/json; charset=utf-8",
+                                    feed.message(feed.current(), lang))
+        if rest == "/events":
+            return await self._stream(request, lang, head)
+        if rest == "/rules":
+            text = query.get("q", [""])[0][:MAX_QUERY_CHARS]
+            return await self._rules(request, lambda: {"hits": self.rules.search(text, lang)})
+        if rest.startswith("/rules/"):
+            entry_id = rest.removeprefix("/rules/")
+            return await self._rules(request,
+                                     lambda: {"entry": self.rules.entry(entry_id, lang)})
+        return await self._text(request, HTTPStatus.NOT_FOUND, "not found")
 
     async def _rules(self, request: web.BaseRequest,
                      answer: Callable[[], dict[str, Any]]) -> web.StreamResponse:
@@ -542,15 +544,18 @@ class Connection(asyncio.Protocol):
     a request's header block until it is complete (at most `header_bytes`), answers strangers
     and methods other than GET and HEAD itself, and notes when the client stops reading."""
 
-    def __init__(self, mirror: MirrorServer, http: asyncio.Protocol) -> None:
+    def __init__(self, mirror: MirrorServer, http: Callable[[], asyncio.Protocol]) -> None:
         self.mirror = mirror
-        self.http = http
+        self._make_http = http
+        """aiohttp's protocol, made only for a connection that is admitted."""
+        self.http: asyncio.Protocol = asyncio.Protocol()
         self.remote = ""
         self.transport: asyncio.Transport | None = None
         self._head = bytearray()
         self._passing = False
         """False until admitted, and again once refused: nothing more reaches aiohttp."""
         self._http_open = False
+        self._deadline: asyncio.TimerHandle | None = None
         self._stalled_since: float | None = None
 
     # asyncio's protocol ------------------------------------------------------------------
@@ -570,8 +575,25 @@ class Connection(asyncio.Protocol):
                                 self.mirror.limits.send_buffer)
         # Writes never wait below the backlog: past it the phone is dropped, not waited for.
         transport.set_write_buffer_limits(high=self.mirror.limits.send_backlog + 1)
-        self._passing = self._http_open = True
-        self.http.connection_made(transport)
+        self._passing = True
+        # aiohttp joins at the first whole request: until then the deadline is the guard's, and
+        # a stranger who never finishes one costs this object alone.
+        self._deadline = asyncio.get_running_loop().call_later(
+            self.mirror.limits.request_deadline_s, self._too_slow)
+
+    def _too_slow(self) -> None:
+        if not self._http_open and self.transport is not None:
+            reset(self.transport)
+
+    def _hand_to_http(self, block: bytes) -> None:
+        if not self._http_open:
+            assert self.transport is not None
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self.http = self._make_http()
+            self._http_open = True
+            self.http.connection_made(self.transport)
+        self.http.data_received(block)
 
     def data_received(self, data: bytes) -> None:
         if not self._passing:
@@ -589,16 +611,18 @@ class Connection(asyncio.Protocol):
             block = bytes(self._head[:end + 4])
             del self._head[:end + 4]
             if self._admits(block):
-                self.http.data_received(block)
+                self._hand_to_http(block)
 
     def eof_received(self) -> bool | None:
-        if self._passing:
+        if self._http_open:
             return self.http.eof_received()
-        return None
+        return None  # closes: a client done sending before a whole request has nothing due
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.mirror.connections.release(self)
         self._passing = False
+        if self._deadline is not None:
+            self._deadline.cancel()
         self._let_go_of_http(exc)
 
     def _let_go_of_http(self, exc: Exception | None) -> None:
@@ -608,11 +632,13 @@ class Connection(asyncio.Protocol):
 
     def pause_writing(self) -> None:
         self._stalled_since = asyncio.get_running_loop().time()
-        self.http.pause_writing()
+        if self._http_open:
+            self.http.pause_writing()
 
     def resume_writing(self) -> None:
         self._stalled_since = None
-        self.http.resume_writing()
+        if self._http_open:
+            self.http.resume_writing()
 
     # the guard's own ------------------------------------------------------------------------
 
@@ -640,8 +666,11 @@ class Connection(asyncio.Protocol):
             return False
         target = rest.partition(b" ")[0]
         token = b"/t/" + self.mirror.token.encode()
-        if target == token or target.startswith((token + b"/", token + b"?")):
-            self.mirror.connections.prove(self.transport)
+        if target != token and not target.startswith((token + b"/", token + b"?")):
+            # No token, no second request: a stranger guessing pays a connection a guess.
+            self._refuse(HTTPStatus.NOT_FOUND, "not found", head)
+            return False
+        self.mirror.connections.prove(self.transport)
         return True
 
     def _refuse(self, status: HTTPStatus, text: str, head: bool,
