@@ -182,7 +182,8 @@ def measure() -> dict[str, Any]:
             "states": last_seq - first_seq + 1,
             "states_missing": missing, "phones_dropped": report["closed_by_server"],
             "rss_start_mb": round(rss_start, 1), "rss_peak_mb": round(watch.peak, 1),
-            "rss_after_mb": round(rss_after, 1), "server_cpu_s": round(cpu_s, 1), "killed_at_mb": watch.killed and RSS_KILL_MB,
+            "rss_after_mb": round(rss_after, 1), "server_cpu_s": round(cpu_s, 1),
+            "killed_at_mb": watch.killed and RSS_KILL_MB,
             "junk": junk_report}
 
 
