@@ -50,7 +50,7 @@ SECURITY_HEADERS = {
 }
 _PATH = re.compile(r"^/t/(?P<token>[^/]+)(?P<rest>/.*)?$")
 _METHODS = (b"GET", b"HEAD")
-MESSAGES_KEPT = 64
+MESSAGES_KEPT = 32
 HANDOVER_FRAMES = 256
 """States the publisher may get ahead of the loop before a stream is given up."""
 LINGER_S = 2.0
@@ -80,8 +80,10 @@ class Limits:
     send_buffer: int = 64 * 1024
     """The kernel's send buffer per connection (SO_SNDBUF): a stalled phone holds this much
     kernel memory at most, not the megabytes of an auto-tuned buffer."""
-    backlog: int = 512
-    """Connections the kernel queues before the server accepts them (a burst of phones)."""
+    backlog: int = 128
+    """Connections the kernel queues before the server accepts them (a burst of phones); also
+    how many asyncio accepts in one go, so a flood of connections is taken in bites between
+    which the phones' states go out."""
 
 
 class RulesLookup:
@@ -152,7 +154,7 @@ class MirrorServer:
         self._listeners: list[asyncio.base_events.Server] = []
         self._stopping = False
         self._wakes: Wakes | None = None
-        self._messages: dict[tuple[int, str], tuple[Frame, bytes]] = {}
+        self._messages: dict[tuple[int, str], bytes] = {}
         """Recent states in words, by sequence number and language (loop thread only)."""
 
     # --- switching on and off ---------------------------------------------------------------
@@ -390,13 +392,13 @@ class MirrorServer:
     def _message(self, frame: Frame, lang: str) -> bytes:
         """The feed's words for `frame`, made once per language however many phones get it
         (the feed keeps only the latest state's; a phone may be a state or two behind)."""
-        key = (frame.seq, lang)
+        key = (frame.seq, lang)  # one feed per server: its numbers name its frames
         message = self._messages.get(key)
-        if message is None or message[0] is not frame:
-            message = self._messages[key] = (frame, self.feed.message(frame, lang))
+        if message is None:
+            message = self._messages[key] = self.feed.message(frame, lang)
             while len(self._messages) > MESSAGES_KEPT:
                 del self._messages[next(iter(self._messages))]
-        return message[1]
+        return message
 
     async def _write(self, request: web.BaseRequest, response: web.StreamResponse,
                      data: bytes) -> None:
