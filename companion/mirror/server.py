@@ -693,6 +693,7 @@ class Connection(asyncio.Protocol):
         with contextlib.suppress(OSError, RuntimeError):
             if transport.can_write_eof():
                 transport.write_eof()
+            transport.pause_reading()  # what still comes waits in the kernel, not copied here
         asyncio.get_running_loop().call_later(LINGER_S, reset, transport)
         self._let_go_of_http(None)  # aiohttp lets go of its side (and its handler) now
 

@@ -6,9 +6,9 @@ addresses 127.0.0.2-127.0.0.250 in turn, none with the right token, for SECONDS.
 Kinds: `idle` connects and says nothing; `slowloris` sends a request's headers a byte a second
 and never ends them; `huge` sends header lines of 60 KB as fast as it may and never ends them
 (6 MB per connection at most); `unread` asks for the event stream (with a wrong token) fifty
-times in a row and never reads an answer. A connection the server ends is opened again a second
-later, so the pressure stays. Loopback only, bounded in time and in connections opened; prints
-one JSON line at the end: what was opened and how often the server ended one.
+times in a row and never reads an answer. A connection the server ends is opened again two
+seconds later, so the pressure stays. Loopback only, bounded in time and in connections
+opened; prints one JSON line at the end: what was opened and how often the server ended one.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 KINDS = ("idle", "slowloris", "huge", "unread")
 SOURCES = [f"127.0.0.{last}" for last in range(2, 251)]
-REOPEN_AFTER_S = 1.0
+REOPEN_AFTER_S = 2.0
 TICK_S = 0.2
 HUGE_LINE = b"X-Junk: " + b"a" * 60000 + b"\r\n"
 HUGE_MAX = 6 * 1024 * 1024

@@ -18,6 +18,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -76,9 +77,10 @@ class Watch(threading.Thread):
                 return
 
 
-def start(module: str, *args: str) -> subprocess.Popen[str]:
+def start(module: str, *args: str, stderr: IO[bytes] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", module, *args], cwd=REPO,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                            text=True)
 
 
 def read_line(stream: IO[str] | None, timeout: float = 60.0) -> str:
@@ -95,7 +97,9 @@ def read_line(stream: IO[str] | None, timeout: float = 60.0) -> str:
 
 class Server:
     def __init__(self) -> None:
-        self.process = start("tests.mirror.load_server", TOKEN)
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in measure)
+        """What the server printed: a hang-up must not leave a traceback there."""
+        self.process = start("tests.mirror.load_server", TOKEN, stderr=self.stderr)
         self.port = int(read_line(self.process.stdout))
         self.published: dict[int, int] = {}
 
@@ -166,6 +170,9 @@ def measure() -> dict[str, Any]:
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
+    server.stderr.seek(0)
+    tracebacks = server.stderr.read().count(b"Traceback")
+    server.stderr.close()
     latencies = []
     missing = 0
     for arrived in report["arrived"]:
@@ -184,6 +191,7 @@ def measure() -> dict[str, Any]:
             "rss_start_mb": round(rss_start, 1), "rss_peak_mb": round(watch.peak, 1),
             "rss_after_mb": round(rss_after, 1), "server_cpu_s": round(cpu_s, 1),
             "killed_at_mb": watch.killed and RSS_KILL_MB,
+            "server_tracebacks": tracebacks,
             "junk": junk_report}
 
 
@@ -198,6 +206,7 @@ def test_twenty_phones_follow_while_four_thousand_strangers_push(
     assert figures["rss_peak_mb"] < RSS_LIMIT_MB
     assert figures["rss_after_mb"] <= figures["rss_start_mb"] + RSS_BACK_MB
     assert figures["junk"]["ended_by_server"] > 0  # the junk did reach the server
+    assert figures["server_tracebacks"] == 0
 
 
 if __name__ == "__main__":  # the figures alone: python -m tests.mirror.test_mirror_load
