@@ -39,9 +39,43 @@ def allowed_client(address: str) -> bool:
     return any(ip.version == net.version and ip in net for net in ALLOWED_NETWORKS)
 
 
+MIN_TOKEN_CHARS = 11
+"""URL-safe characters carry 6 bits each: 11 of them are the 64 bits a guess must beat."""
+_URL_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+MIN_DISTINCT_CHARS = 5
+"""Fewer different characters than this is a pattern ("aaaaaaaaaaaa"), not randomness; a
+random 11-character token has so few about once in a billion."""
+
+
+def check_token(token: str) -> str:
+    """`token` if it can be the address's secret; otherwise ValueError saying why."""
+    strange = sorted({c for c in token if c not in _URL_SAFE})
+    if strange:
+        raise ValueError(f"the token may hold only letters A-Z and a-z, digits, '-' and '_' "
+                         f"(it must fit in a web address as it is), not {' '.join(strange)!r}")
+    if len(token) < MIN_TOKEN_CHARS:
+        raise ValueError(f"the token must be at least {MIN_TOKEN_CHARS} characters long "
+                         f"(64 random bits), not {len(token)}")
+    if len(set(token)) < MIN_DISTINCT_CHARS:
+        raise ValueError("the token repeats too few characters to be a secret; leave --token "
+                         "out for a random one")
+    return token
+
+
+def usable_token(token: str) -> bool:
+    try:
+        check_token(token)
+    except ValueError:
+        return False
+    return True
+
+
 def new_token() -> str:
     """A fresh secret for the page's address (new each game night, or on demand)."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    while True:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        with contextlib.suppress(ValueError):
+            return check_token(token)
 
 
 def lan_addresses() -> list[str]:

@@ -25,9 +25,19 @@ def add_mirror_command(commands: argparse._SubParsersAction) -> None:  # type: i
     mirror.add_argument("--host", default=None,
                         help="listen on this address only (default: loopback and every LAN "
                         "address)")
-    mirror.add_argument("--token", default=None,
+    mirror.add_argument("--token", default=None, type=_token,
                         help="the address's secret (default: a new random one); give the "
-                        "last one to keep phones following across a restart")
+                        "last one to keep phones following across a restart (at least 11 "
+                        "characters of A-Z, a-z, 0-9, - and _)")
+
+
+def _token(text: str) -> str:
+    from .access import check_token
+
+    try:
+        return check_token(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run_mirror_command(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ import logging
 import queue
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,25 +60,32 @@ def _same_game(before: StateSnapshot | None, after: StateSnapshot | None) -> boo
 class Subscription:
     """One phone's place in the feed: the frames it has not been sent yet."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, wake: Callable[[], None] | None = None) -> None:
         self._frames: queue.Queue[Frame | None] = queue.Queue(size)
         self.dropped = threading.Event()
         """Set when the phone fell too far behind or the feed closed: its stream ends."""
+        self._wake = wake
+        """Called (on the publisher's thread) after each frame and at the drop: how a reader
+        on an event loop learns without a thread waiting in `next`."""
 
     def offer(self, frame: Frame) -> bool:
         """Queue a frame without waiting; False (and dropped) when the queue is full."""
         try:
             self._frames.put_nowait(frame)
-            return True
         except queue.Full:
             self.drop()
             return False
+        if self._wake is not None:
+            self._wake()
+        return True
 
     def drop(self) -> None:
         self.dropped.set()
         # Wakes a reader waiting on an empty queue (one with a full queue is not waiting).
         with contextlib.suppress(queue.Full):
             self._frames.put_nowait(None)
+        if self._wake is not None:
+            self._wake()
 
     def next(self, timeout: float) -> Frame | None:
         """The next frame, or None after `timeout` seconds or once dropped."""
@@ -159,8 +167,10 @@ class MirrorFeed:
                            "state": view, "banners": banners, "names": names},
                           ensure_ascii=False).encode("utf-8")
 
-    def subscribe(self) -> Subscription:
-        client = Subscription(self.queue_size)
+    def subscribe(self, wake: Callable[[], None] | None = None,
+                  queue_size: int | None = None) -> Subscription:
+        """A new phone; `wake`: see `Subscription`; `queue_size`: the feed's unless given."""
+        client = Subscription(queue_size or self.queue_size, wake)
         with self._lock:
             self._clients.add(client)
         return client

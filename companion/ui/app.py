@@ -274,11 +274,11 @@ class CompanionApp(App):
                 self._mirror = None
             self.mirror_url = ""
             return
-        from ..mirror.access import new_token
+        from ..mirror.access import new_token, usable_token
         from ..mirror.switch import MirrorSwitch
 
         token = self.config.get("mirror", "token")
-        if new_address or not token:
+        if new_address or not usable_token(token):  # a hand-edited one may be guessable
             token = new_token()
             self.config.set("mirror", "token", token)
             self.config.write()

@@ -1,6 +1,7 @@
 """Benchmark of the mirror (not a test): run `python -m tests.benchmarks.bench_mirror`.
 
-50 phones on loopback follow the stream while 1,000 commands are played through the driver on
+50 phones on loopback (tests/benchmarks/phones.py: a process of their own, each phone from an
+address of its own) follow the stream while 1,000 commands are played through the driver on
 a real database, each published as the app publishes it. Prints, from acknowledgement (the
 driver's answer, the command on disk) to the state's arrival on every phone: median, p99 and
 spread; and what publishing adds to a tap (the touchscreen's share).
@@ -10,9 +11,11 @@ Goal: p99 <= 250 ms, and publishing far below a frame (16 ms).
 from __future__ import annotations
 
 import argparse
+import json
 import platform
-import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -24,28 +27,31 @@ from companion.mirror.feed import MirrorFeed
 from companion.mirror.server import MirrorServer, RulesLookup
 from tests.benchmarks.bench_model import percentile
 from tests.benchmarks.bench_store import command_cycle
+from tests.benchmarks.phones import READY
 
 GOAL_P99_MS = 250.0
 TOKEN = "bench-token"
+REPO = Path(__file__).resolve().parents[2]
 
 
-class Phone(threading.Thread):
-    """One phone: reads the stream and notes when each sequence number arrived."""
-
-    def __init__(self, port: int, lang: str) -> None:
-        super().__init__(daemon=True)
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
-        self.sock.sendall(f"GET /t/{TOKEN}/events?lang={lang} HTTP/1.1\r\nHost: b\r\n\r\n"
-                          .encode())
-        self.arrived: dict[int, float] = {}
-        self.connected = threading.Event()
-
-    def run(self) -> None:
-        with self.sock.makefile("rb") as stream:
-            for line in stream:
-                if line.startswith(b"id: "):
-                    self.arrived[int(line[4:])] = time.perf_counter()
-                    self.connected.set()
+def follow(port: int, phones: int) -> subprocess.Popen[str]:
+    """The phones, in a process of their own as real phones would be (tests/benchmarks/
+    phones.py): reading them costs the server's process nothing."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.benchmarks.phones", "127.0.0.1", str(port),
+         f"/t/{TOKEN}", str(phones)], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True)
+    watchdog = threading.Timer(60, process.kill)
+    watchdog.start()
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+    finally:
+        watchdog.cancel()
+    if line.strip() != READY:
+        process.kill()
+        raise RuntimeError(f"the phones did not all get a state (they said {line!r})")
+    return process
 
 
 def run(phones: int, commands: int) -> None:
@@ -58,29 +64,24 @@ def run(phones: int, commands: int) -> None:
         server = MirrorServer(feed, TOKEN, port=0, host="127.0.0.1",
                               rules=RulesLookup(open_index=lambda: None))
         server.start()
-        clients = [Phone(server.port, ("en", "de", "fr")[i % 3]) for i in range(phones)]
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.connected.wait(30)
-        acknowledged: dict[int, float] = {}
+        following = follow(server.port, phones)
+        acknowledged: dict[int, int] = {}
         publish_ms = []
         for i in range(commands):
             answer = driver.handle(command_cycle(i))
-            done = time.perf_counter()  # the answer is back: the command is on disk
+            done = time.monotonic_ns()  # the answer is back: the command is on disk
             seq = feed.publish(StateSnapshot.of(service), {"en": answer["state"]})
-            publish_ms.append((time.perf_counter() - done) * 1000)
+            publish_ms.append((time.monotonic_ns() - done) / 1e6)
             acknowledged[seq] = done
             time.sleep(0.005)  # a tap every 5 ms: far faster than a table plays
-        deadline = time.perf_counter() + 30
-        last = max(acknowledged)
-        while time.perf_counter() < deadline and any(last not in c.arrived for c in clients):
-            time.sleep(0.05)
-        latencies = [(client.arrived[seq] - at) * 1000 for client in clients
-                     for seq, at in acknowledged.items() if seq in client.arrived]
-        missing = phones * commands - len(latencies)
+        time.sleep(2)  # the last states' way to the phones (each is stamped on arrival)
+        output, _ = following.communicate(timeout=60)
+        report = json.loads(output.strip().splitlines()[-1])
         server.stop()
         service.store.close()
+    latencies = [(at - acknowledged[seq]) / 1e6 for arrived in report["arrived"]
+                 for seq, at in arrived if seq in acknowledged]
+    missing = phones * commands - len(latencies)
     latencies.sort()
     publish_ms.sort()
     p99 = percentile(latencies, 0.99)

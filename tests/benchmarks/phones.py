@@ -45,10 +45,18 @@ class Phone:
                 self.pending_seq = None
 
 
+def source_address(index: int) -> str:
+    """Phone `index`'s own loopback address (127.0.1.1, 127.0.1.2, ...): on Linux the whole of
+    127/8 is this machine, and phones on a Wi-Fi each have an address, which the mirror's
+    per-address cap counts."""
+    return f"127.0.{1 + index // 250}.{1 + index % 250}"
+
+
 def connect(host: str, port: int, path: str, count: int) -> list[Phone]:
     phones = []
     for index in range(count):
-        sock = socket.create_connection((host, port), timeout=30)
+        source = (source_address(index), 0) if host.startswith("127.") else None
+        sock = socket.create_connection((host, port), timeout=30, source_address=source)
         language = LANGUAGES[index % len(LANGUAGES)]
         sock.sendall(f"GET {path}/events?lang={language} HTTP/1.1\r\nHost: phone\r\n\r\n"
                      .encode())

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from companion.mirror.access import ALLOWED_NETWORKS
+from companion.mirror.server import Limits
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 APP = "opt/companion/current/bin/companion"
@@ -112,3 +116,19 @@ def test_the_cage_drop_in_runs_the_same_app_command_inside_cage() -> None:
     assert cage["ExecStart"][1] == "/usr/bin/cage -d -s -- " + unit["ExecStart"][0]
     assert cage["UnsetEnvironment"] == ["SDL_VIDEODRIVER"]
     assert cage["NotifyAccess"] == ["all"]
+
+
+def test_the_unit_caps_files_tasks_memory_and_who_may_reach_the_mirror() -> None:
+    unit = directives((DEPLOY / "companion.service").read_text())
+    assert int(unit["LimitNOFILE"][0]) >= 4 * Limits().connections  # room for the app's own
+    assert 32 <= int(unit["TasksMax"][0]) <= 512
+    assert unit["MemoryMax"] == ["1G"]
+    assert unit["IPAddressDeny"] == ["any"]
+    allowed = unit["IPAddressAllow"][0].split()
+    assert allowed[:3] == ["localhost", "link-local", "multicast"]
+    # The same private ranges the mirror itself answers (companion/mirror/access.py).
+    networks = [ipaddress.ip_network(net) for net in allowed[3:]]
+    for net in ALLOWED_NETWORKS:
+        assert net.is_loopback or net.is_link_local or any(net.subnet_of(wide)  # type: ignore[arg-type]
+                                                            for wide in networks
+                                                            if wide.version == net.version), net

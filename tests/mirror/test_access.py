@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from companion.mirror.access import allowed_client, lan_addresses, new_token
+from companion.cli import main
+from companion.mirror.access import (
+    allowed_client,
+    check_token,
+    lan_addresses,
+    new_token,
+    usable_token,
+)
 
 
 @pytest.mark.parametrize("address", [
@@ -39,3 +48,25 @@ def test_tokens_are_url_safe_and_new_each_time() -> None:
 def test_the_lan_addresses_are_local_and_never_loopback() -> None:
     for address in lan_addresses():
         assert allowed_client(address) and not address.startswith("127.") and address != "::1"
+
+
+@pytest.mark.parametrize("token", ["x", "short_tok1", "a/b", "é ü", "tok en with spaces",
+                                   "ab%2Fcd123456", "aaaaaaaaaaaaaaaa", "121212121212"])
+def test_a_guessable_token_or_one_no_address_can_carry_is_refused_in_words(token: str) -> None:
+    with pytest.raises(ValueError, match="token"):
+        check_token(token)
+    assert not usable_token(token)
+
+
+def test_new_tokens_and_long_url_safe_ones_are_accepted() -> None:
+    for _ in range(200):
+        assert check_token(new_token())
+    assert check_token("tok-en_123456") == "tok-en_123456"
+
+
+def test_companion_mirror_refuses_a_guessable_token_before_it_listens(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["mirror", "--db", str(tmp_path / "games.sqlite3"), "--token", "x"])
+    assert stopped.value.code == 2
+    assert "at least 11 characters" in capsys.readouterr().err
