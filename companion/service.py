@@ -522,10 +522,14 @@ class GameService:
         if not isinstance(document.get("final_state"), dict):
             raise Refused(f"{path} holds no final state to check the replay against")
         dates = _exported_dates(path, document.get("game"))
+        # The newest snapshot a game played here would have, the one resuming starts from. Only
+        # that one: the older ones are never read, and each holds the commands before it, so all
+        # of them would grow with the square of the log's length.
+        newest = len(log) // SNAPSHOT_EVERY * SNAPSHOT_EVERY
         snapshots: dict[int, dict[str, Any]] = {}
 
         def keep_snapshot(seq: int, session: GameSession) -> None:
-            if seq % SNAPSHOT_EVERY == 0:  # where a game played here would have one
+            if seq == newest:
                 snapshots[seq] = session.snapshot()
 
         try:

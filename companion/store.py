@@ -450,9 +450,10 @@ class GameStore:
                     dates: Mapping[str, Any] | None = None) -> int:
         """Store a whole imported log as a new game; returns its id.
 
-        `snapshots` (command number → session) are stored as `append` would have stored them
-        while the game was played. `dates` gives started_at, updated_at and finished_at (ISO
-        texts) and played_seconds, as the exported game had them; what is missing is now.
+        `snapshots` (command number → session, at numbers where `append` takes one) let
+        resuming replay only the commands after the newest. `dates` gives started_at,
+        updated_at and finished_at (ISO texts) and played_seconds, as the exported game had
+        them; what is missing is now.
         """
         dates = dates or {}
         at = self._clock().isoformat()
