@@ -337,3 +337,22 @@ def test_pruning_a_release_removes_its_copy_of_the_games(tmp_path: Path) -> None
     assert pruned.returncode == 0, pruned.stderr
     left = sorted(p.name for p in (installed.prefix / "releases").iterdir())
     assert sorted(p.stem for p in copies.iterdir()) == [n for n in left if n != "C"]
+
+
+def test_the_installers_own_roll_back_after_a_failed_update_brings_back_the_older_games(
+        tmp_path: Path) -> None:
+    installed = updated_to_c_and_played(tmp_path)
+    calls = tmp_path / "systemctl-calls"
+    # systemd stood in for: C never reports ready, P does once it is back.
+    result = bash(INSTALL, f'''
+        systemd_running() {{ true; }}
+        systemctl() {{ echo "$*" >>"{calls}"; }}
+        healthy() {{ [[ "$(current_release)" == P ]]; }}
+        restart_and_check 5 P''', COMPANION_PREFIX=str(installed.prefix),
+                  COMPANION_DATA=str(installed.data))
+    assert result.returncode != 0
+    assert "release C did not start and release P is running again" in result.stderr
+    assert "the games are back as release P left them" in result.stderr
+    assert installed.current() == "releases/P" and installed.fear() == 2
+    stopped = calls.read_text().splitlines().index("stop companion.service")
+    assert "restart --no-block companion.service" in calls.read_text().splitlines()[stopped:]
