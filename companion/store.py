@@ -739,6 +739,9 @@ class WriterLock:
             os.close(self._fd)
             self._fd = None
 
+    def __del__(self) -> None:  # a store dropped unclosed must not keep others out
+        self.release()
+
 
 def connect_read_only(path: Path) -> sqlite3.Connection:
     """A connection that cannot write: mode=ro, or immutable=1 when SQLite cannot even set up
