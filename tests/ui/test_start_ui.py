@@ -4,9 +4,11 @@ games file told in the players' words (SQLite's words go to the log)."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -73,10 +75,20 @@ def test_a_text_box_finds_no_clipboard_tool_without_a_traceback(tmp_path: Path) 
     assert "CRITICAL" not in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
-def test_a_damaged_games_file_is_told_in_the_players_words(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
+def header_over_random_pages(db: Path) -> None:
+    db.write_bytes(b"SQLite format 3\x00" + random.Random(25).randbytes(8000))
+
+
+def damaged_pages(db: Path) -> None:
     a_good_database(db)
     corrupt_middle(db)
+
+
+@pytest.mark.parametrize("spoil", [damaged_pages, header_over_random_pages])
+def test_a_damaged_games_file_is_told_in_the_players_words(
+        tmp_path: Path, spoil: Callable[[Path], None]) -> None:
+    db = tmp_path / "games.db"
+    spoil(db)
     (tmp_path / "companion.ini").write_text("[companion]\nlanguage = Deutsch\n")
     ui = Harness(db)
     try:
