@@ -27,6 +27,7 @@ from .games.registry import DEFAULT_GAME, GAMES, game_named
 from .reader import tags
 from .rules.corpus import LANGUAGES, CorpusError
 from .store import (
+    SNAPSHOT_EVERY,
     UNREADABLE,
     GameNotReplayable,
     GameStore,
@@ -223,6 +224,9 @@ class GameService:
         self._seed_source = seed_source
         self.session = GameSession(GAMES[DEFAULT_GAME], seed_source)
         self.game_id: int | None = None
+        self.log_length = 0
+        """The number of the loaded game's last logged command, as this session knows it: the
+        store refuses an append to a log that another writer has made longer."""
         self.notices: list[str] = []
         """What a person should be told about opening the games (a game set aside, …)."""
         self.unreadable_games: list[int] = []
@@ -297,7 +301,7 @@ class GameService:
         except (Refused, ValueError, KeyError, TypeError) as error:
             raise GameNotReplayable(game_id, f"game {game_id} in {self.store.location} cannot "
                                     f"be replayed: {error}") from None
-        self.session, self.game_id = session, game_id
+        self.session, self.game_id, self.log_length = session, game_id, logged.log_length
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -377,10 +381,12 @@ class GameService:
         summary = self.game.summary(state)
         if isinstance(logged, self.game.new_game):
             self.game_id = self.store.create_game(logged_new_game(self.game, logged), summary)
+            self.log_length = 1
             return
         assert self.game_id is not None
         self.store.append(self.game_id, self.game.command_to_dict(logged), summary,
-                          self.session.snapshot)
+                          self.session.snapshot, after=self.log_length)
+        self.log_length += 1
 
     def _current_or(self, game: int | None) -> int:
         game_id = game if game is not None else self.game_id
@@ -515,9 +521,20 @@ class GameService:
             raise Refused(f"{path} holds no command log")
         if not isinstance(document.get("final_state"), dict):
             raise Refused(f"{path} holds no final state to check the replay against")
+        dates = _exported_dates(path, document.get("game"))
+        # The newest snapshot a game played here would have, the one resuming starts from. Only
+        # that one: the older ones are never read, and each holds the commands before it, so all
+        # of them would grow with the square of the log's length.
+        newest = len(log) // SNAPSHOT_EVERY * SNAPSHOT_EVERY
+        snapshots: dict[int, dict[str, Any]] = {}
+
+        def keep_snapshot(seq: int, session: GameSession) -> None:
+            if seq == newest:
+                snapshots[seq] = session.snapshot()
+
         try:
             game = game_named(title_of(log[0]))
-            session = _replay(game, log, self._seed_source)
+            session = _replay(game, log, self._seed_source, keep_snapshot)
             expected = game.state_from_record(document["final_state"])
         except (Refused, ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
             raise Refused(f"{path} does not replay: {error}") from None
@@ -526,7 +543,7 @@ class GameService:
                           "imported")
         assert session.state is not None
         summary = game.summary(session.state)
-        game_id = self.store.import_game(log, summary)
+        game_id = self.store.import_game(log, summary, snapshots, dates)
         return {"game": game_id, "commands": len(log), "status": summary["status"]}
 
 
@@ -628,14 +645,48 @@ def _tag_view(uid: str, meaning: tags.TagMeaning) -> dict[str, str]:
             "name": tags.card_name(meaning)}
 
 
-def _replay(game: Game, log: list[Any], seed_source: Callable[[], int]) -> GameSession:
+def _replay(game: Game, log: list[Any], seed_source: Callable[[], int],
+            after_each: Callable[[int, GameSession], None] | None = None) -> GameSession:
+    """The session a whole log gives; `after_each(n, session)` is called after the n-th."""
     session = GameSession(game, seed_source)
     first = parse_logged(game, log[0])
     seeded = "seed" in {f.name for f in fields(first)}
     if not isinstance(first, game.new_game) or seeded and getattr(first, "seed", None) is None:
         raise Refused("a game log must begin with new_game and its seed")
-    session.replay(parse_logged(game, data) for data in log)
+    if after_each is None:
+        session.replay(parse_logged(game, data) for data in log)
+        return session
+    for seq, data in enumerate(log, start=1):
+        session.execute(parse_logged(game, data))
+        after_each(seq, session)
     return session
+
+
+def _exported_dates(path: Path, row: Any) -> dict[str, Any]:
+    """The exported game's dates and played time (the store's names), checked: a date that is
+    there must be an ISO date and time with its zone, the duration a number of minutes."""
+    row = row if isinstance(row, dict) else {}
+    dates: dict[str, Any] = {}
+    for key in ("started_at", "updated_at", "finished_at"):
+        value = row.get(key)
+        if value is None:
+            continue
+        try:
+            when = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            when = None
+        if when is None or when.tzinfo is None:
+            raise Refused(f"{cut(str(path))}: the game's {key} is not a date and time with its "
+                          f"time zone ({cut(repr(value))}); it was not imported")
+        dates[key] = when.isoformat()
+    minutes = row.get("duration_minutes")
+    if minutes is not None:
+        if isinstance(minutes, bool) or not isinstance(minutes, int | float) \
+                or not 0 <= minutes < 1e8:
+            raise Refused(f"{cut(str(path))}: the game's duration_minutes is not a number of "
+                          f"minutes ({cut(repr(minutes))}); it was not imported")
+        dates["played_seconds"] = minutes * 60.0
+    return dates
 
 
 def logged_new_game(game: Game, command: c.Command) -> dict[str, Any]:

@@ -7,6 +7,7 @@ caller is told the command succeeded. The model never sees this module.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets
@@ -98,6 +99,7 @@ def _add_game_uid(db: Database) -> None:
     db.execute("UPDATE games SET uid = lower(hex(randomblob(8))) WHERE uid IS NULL")
 
 
+# Keep this after the last migration: it counts them.
 SCHEMA_VERSION = len(migrations._migrations)
 OUR_TABLES = {"games", "commands", "snapshots", "meta", "tags", Migrations.migrations_table}
 CURRENT_GAME = "current_game"
@@ -119,6 +121,15 @@ class GameNotReplayable(StoreError):
         """The game whose log does not replay."""
 
 
+class GamesInUse(StoreError):
+    """Another companion process writes the games file: this one may only read it."""
+
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+        """The other companion's process id, when its lock file names it."""
+        super().__init__(f"the games are open in another companion{f', pid {pid}' if pid else ''}")
+
+
 class TagsInUse(StoreError):
     """An import would give tags already enrolled a new meaning; nothing was written."""
 
@@ -138,6 +149,8 @@ class LoggedGame:
     commands: list[dict[str, Any]]
     title: str = DEFAULT_TITLE
     """Which game it is (a registry id), so its log is replayed by that game's rules."""
+    log_length: int = 0
+    """The number of the last command logged: the next one the session appends follows it."""
 
 
 def _now() -> datetime:
@@ -154,6 +167,12 @@ class GameStore:
         """Where an unusable database found on opening was moved (the players are told)."""
         self.read_only: str | None = None
         """Why the file could only be opened for reading (every change is then refused)."""
+        self.read_only_because: str | None = None
+        """Why, for the app to tell the players: "unwritable" (permissions, a full disk), "in
+        use" (another companion writes the file) or "newer" (made by a newer version)."""
+        self.other_pid: int | None = None
+        """With "in use": the process id of the companion that writes the games."""
+        self._lock: WriterLock | None = None
         self._clock = clock
         self._configure()
 
@@ -165,10 +184,11 @@ class GameStore:
 
     @classmethod
     def open(cls, path: Path, clock: Callable[[], datetime] = _now) -> tuple[GameStore, list[str]]:
-        """Open (or create) the database at `path`.
+        """Open (or create) the database at `path`, as its one writer.
 
-        A file that is not ours, is from a newer version, or is damaged is moved aside (never
-        changed or deleted) and a fresh database takes its place; the notices say so.
+        A file that is not ours or is damaged is moved aside (never changed or deleted) and a
+        fresh database takes its place; the notices say so. A file another companion process
+        writes, or one made by a newer version of the companion, is opened only to read it.
         """
         notices: list[str] = []
         path = path.expanduser()
@@ -177,6 +197,24 @@ class GameStore:
         except OSError as error:
             raise StoreError(f"cannot create the folder for the database {path}: "
                              f"{error.strerror}") from None
+        try:
+            lock = WriterLock.take(path)
+        except GamesInUse as busy:
+            return cls._open_in_use(path, busy, clock), [
+                f"{path}: {busy}; they can be looked at here, but nothing will be saved "
+                "(close the other one to play here)."]
+        try:
+            store = cls._open_as_writer(path, clock, notices)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        store._lock = lock
+        return store, notices
+
+    @classmethod
+    def _open_as_writer(cls, path: Path, clock: Callable[[], datetime],
+                        notices: list[str]) -> GameStore:
         lost = lost_commits(path) if path.exists() else 0
         if lost:
             # SQLite's recovery will drop those commits and checkpoint the damaged log away:
@@ -187,10 +225,18 @@ class GameStore:
                            f"(the last actions played). The files as found were kept as {kept} "
                            "and its -wal file.")
         problem = inspect_database(path) if path.exists() else None
+        aside = None
         if problem:
             aside = move_aside(path)
             notices.append(f"The database {path} {problem}. It was moved to {aside} and a "
                            "fresh database was started.")
+        newer = newer_version(path) if aside is None and path.exists() else None
+        if newer:
+            store = cls._open_read_only(path, f"it was made by {newer}", clock)
+            store.read_only_because = "newer"
+            notices.append(f"The database {path} was made by {newer}: its games can be looked "
+                           "at, but nothing will be saved until the companion is updated.")
+            return store
         try:
             # No sqlite-utils plugins: whatever happens to be installed has no business in the
             # games database (and scanning for them costs 30 ms of every start).
@@ -203,10 +249,29 @@ class GameStore:
             notices.append(f"The database {path} cannot be written ({why}); its games can be "
                            "looked at and resumed, but nothing will be saved.")
         except sqlite3.Error as error:
-            raise StoreError(f"cannot open the database {path}: {error}") from None
-        if problem:
-            store.set_aside = aside
-        return store, notices
+            if aside is not None or not _damaged(error):
+                raise StoreError(f"cannot open the database {path}: {error}") from None
+            # Damage only SQLite's own opening found: kept aside all the same, and a fresh start.
+            aside = move_aside(path)
+            notices.append(f"The database {path} is damaged ({error}). It was moved to {aside} "
+                           "and a fresh database was started.")
+            return cls._open_as_writer(path, clock, notices)
+        store.set_aside = aside
+        return store
+
+    @classmethod
+    def _open_in_use(cls, path: Path, busy: GamesInUse,
+                     clock: Callable[[], datetime]) -> GameStore:
+        """The games another companion writes, opened to read them (it owns their recovery)."""
+        if not path.is_file() or not path.stat().st_size:
+            raise StoreError(f"{busy}, which has not written them yet; close it or try again")
+        try:
+            store = cls._open_read_only(path, str(busy), clock)
+        except StoreError as error:
+            raise StoreError(f"{busy}, and {error}") from None
+        store.read_only_because = "in use"
+        store.other_pid = busy.pid
+        return store
 
     @classmethod
     def open_read_only(cls, path: Path, clock: Callable[[], datetime] = _now) -> GameStore:
@@ -233,6 +298,9 @@ class GameStore:
         store.location = str(path)
         store.set_aside = None
         store.read_only = why
+        store.read_only_because = "unwritable"
+        store.other_pid = None
+        store._lock = None
         store._clock = clock
         return store
 
@@ -263,6 +331,9 @@ class GameStore:
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def is_own_file(self, path: Path) -> bool:
         """Whether `path` is the games database or one of its -wal/-shm files (through any
@@ -337,11 +408,21 @@ class GameStore:
         return game_id if status and status[0] not in NOT_RESUMED else None
 
     def append(self, game_id: int, command: dict[str, Any], summary: dict[str, Any],
-               snapshot: Callable[[], dict[str, Any]]) -> None:
-        """Log one accepted command and the game's new summary, durably, in one transaction."""
+               snapshot: Callable[[], dict[str, Any]], after: int | None = None) -> None:
+        """Log one accepted command and the game's new summary, durably, in one transaction.
+
+        `after`: the number of the last command the caller's session holds. A log that ends
+        elsewhere was written by someone else since; the command is refused, not logged on top.
+        """
         now = self._clock()
         with self._writing("this action"):
             row = self._game_row(game_id)
+            if after is not None and row["log_length"] != after:
+                raise StoreError(
+                    f"game {game_id} in {self.location} was changed elsewhere since it was "
+                    f"loaded (its log holds {row['log_length']} commands where this companion "
+                    f"knows {after}), so this action was refused and not saved; resume the "
+                    "game to see it as it is saved")
             seq = row["log_length"] + 1
             last = datetime.fromisoformat(row["updated_at"])
             played = row["played_seconds"] + min(max((now - last).total_seconds(), 0.0),
@@ -373,19 +454,37 @@ class GameStore:
             self.db.execute("DELETE FROM commands WHERE game_id = ?", [game_id])
             self.db.execute("DELETE FROM games WHERE id = ?", [game_id])
 
-    def import_game(self, log: list[dict[str, Any]], summary: dict[str, Any]) -> int:
-        """Store a whole imported log as a new game; returns its id."""
+    def import_game(self, log: list[dict[str, Any]], summary: dict[str, Any],
+                    snapshots: Mapping[int, dict[str, Any]],
+                    dates: Mapping[str, Any] | None = None) -> int:
+        """Store a whole imported log as a new game; returns its id.
+
+        `snapshots` (command number → session, at numbers where `append` takes one) let
+        resuming replay only the commands after the newest. `dates` gives started_at,
+        updated_at and finished_at (ISO texts) and played_seconds, as the exported game had
+        them; what is missing is now.
+        """
+        dates = dates or {}
         at = self._clock().isoformat()
+        started = dates.get("started_at") or at
+        updated = dates.get("updated_at") or started
+        finished = (dates.get("finished_at") or updated) \
+            if summary.get("status") == "finished" else None
         with self._writing("the imported game"):
             game_id = self.db.table("games").insert({
-                "uid": secrets.token_hex(8), "started_at": at, "updated_at": at,
-                "log_length": len(log),
-                "setup": json.dumps(log[0]), "played_seconds": 0.0, **_columns(summary),
+                "uid": secrets.token_hex(8),
+                "started_at": started, "updated_at": updated, "finished_at": finished,
+                "log_length": len(log), "setup": json.dumps(log[0]),
+                "played_seconds": float(dates.get("played_seconds") or 0.0), **_columns(summary),
             }).last_pk
             assert isinstance(game_id, int)
             self.db.table("commands").insert_all(
-                {"game_id": game_id, "seq": i, "command": json.dumps(c), "at": at}
+                {"game_id": game_id, "seq": i, "command": json.dumps(c),
+                 "at": started if i == 1 else updated}
                 for i, c in enumerate(log, start=1))
+            self.db.table("snapshots").insert_all(
+                {"game_id": game_id, "seq": seq, "session": json.dumps(session)}
+                for seq, session in sorted(snapshots.items()))
         return game_id
 
     # --- the tag registry -------------------------------------------------------------------
@@ -461,12 +560,15 @@ class GameStore:
         snap = self.db.execute(
             "SELECT seq, session FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
             [game_id]).fetchone()
-        after = snap[0] if snap else 0
-        commands = [json.loads(text) for (text,) in self.db.execute(
-            "SELECT command FROM commands WHERE game_id = ? AND seq > ? ORDER BY seq",
-            [game_id, after])]
+        last = after = snap[0] if snap else 0
+        commands = []
+        for seq, text in self.db.execute(
+                "SELECT seq, command FROM commands WHERE game_id = ? AND seq > ? ORDER BY seq",
+                [game_id, after]):
+            commands.append(json.loads(text))
+            last = seq
         return LoggedGame(game_id, json.loads(snap[1]) if snap else None, commands,
-                          title_of(json.loads(row["setup"])))
+                          title_of(json.loads(row["setup"])), last)
 
     def full_log(self, game_id: int) -> list[dict[str, Any]]:
         self._game_row(game_id)
@@ -548,6 +650,8 @@ def inspect_database(path: Path) -> str | None:
     try:
         conn = connect_read_only(path)
     except sqlite3.Error as error:
+        if _damaged(error):  # the header is SQLite's, what follows is not
+            return f"is damaged ({error})"
         raise StoreError(f"cannot open the database {path}: {error}") from None
     try:
         # integrity_check, not quick_check: it also finds index rows that are missing or do not
@@ -558,7 +662,6 @@ def inspect_database(path: Path) -> str | None:
         if check != "ok":
             return f"is damaged (integrity_check: {check})"
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {name for (name,) in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as error:
@@ -571,10 +674,92 @@ def inspect_database(path: Path) -> str | None:
         # Tables with our names but not our columns (someone else's `games`): migrating would
         # write to a file that is not ours, so it is moved aside before anything touches it.
         return "is not a companion database"
-    if version > SCHEMA_VERSION:
-        return (f"was written by a newer version of the companion (schema {version}; this "
-                f"version reads up to {SCHEMA_VERSION})")
     return None
+
+
+def known_migrations() -> list[str]:
+    """The names of the migrations this version knows, in order."""
+    return [migration.name for migration in migrations._migrations]
+
+
+def newer_version(path: Path) -> str | None:
+    """"a newer version of the companion (…)" when the file holds migrations this version does
+    not know (it could not write what they changed); else None. Reads only."""
+    known = known_migrations()
+    try:
+        conn = connect_read_only(path)
+    except sqlite3.Error:
+        return None  # nothing readable: opening it says why
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        applied = [name for (name,) in conn.execute(
+            f"SELECT name FROM [{Migrations.migrations_table}] WHERE migration_set = ? "
+            "ORDER BY rowid", [migrations.name])] if conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+            [Migrations.migrations_table]).fetchone() else []
+    except sqlite3.DatabaseError:
+        return None
+    finally:
+        conn.close()
+    unknown = [name for name in applied if name not in known]
+    if version <= len(known) and not unknown:
+        return None
+    return (f"a newer version of the companion (schema {max(version, len(applied))}"
+            f"{', with ' + ', '.join(unknown) if unknown else ''}; this version knows "
+            f"{len(known)} migrations)")
+
+
+def _damaged(error: sqlite3.Error) -> bool:
+    """Whether SQLite found the file not to be a database or its pages malformed."""
+    return getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT,
+                                                        sqlite3.SQLITE_NOTADB)
+
+
+class WriterLock:
+    """The one-writer lock of a games file: an flock on `<file>.lock` beside it, which holds the
+    writer's pid. The kernel releases it when the process ends, however it ends, so a crash
+    never leaves a stale lock; readers (the phones' mirror) never take it."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    @classmethod
+    def take(cls, path: Path) -> WriterLock | None:
+        """The lock, or None where no lock file can be made (a folder nobody may write, where
+        the games cannot be written either). Raises GamesInUse when another process has it."""
+        lock_path = Path(f"{path}.lock")
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError:
+            try:
+                fd = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
+            raise GamesInUse(int(holder) if holder.isdigit() else None) from None
+        except OSError:  # a file system without locks: no lock, as before there were any
+            os.close(fd)
+            return None
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass  # a lock file we may only read: locked all the same, only without the pid
+        return cls(fd)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __del__(self) -> None:  # a store dropped unclosed must not keep others out
+        self.release()
 
 
 def connect_read_only(path: Path) -> sqlite3.Connection:

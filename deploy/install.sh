@@ -11,9 +11,13 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$HERE/common.sh"
 
-PREFIX=/opt/companion
+# COMPANION_PREFIX and COMPANION_DATA stand in for the two folders in the tests.
+PREFIX=${COMPANION_PREFIX:-/opt/companion}
 RELEASES=$PREFIX/releases
-DATA=/var/lib/companion
+DATA=${COMPANION_DATA:-/var/lib/companion}
+GAMES=$DATA/games.sqlite3
+# A copy of the games as each release left them, kept when the next one changes their layout.
+GAMES_COPIES=$DATA/games-by-release
 ETC=/etc/companion
 UNIT=/etc/systemd/system/companion.service
 DROPIN_DIR=/etc/systemd/system/companion.service.d
@@ -43,7 +47,9 @@ update. The app then starts at boot on the screen, without a desktop.
   --source DIR           install offline from a wheelhouse (python3 tasks.py wheelhouse DIR)
   --no-start             install and enable, but do not (re)start the app (image builds)
   --health-timeout SECS  how long the started app has to report ready (default 90)
-  --rollback             go back to the previous release and restart
+  --rollback             go back to the previous release and restart (across a change
+                         of the games file's layout, with the games as that release left
+                         them; the newer games are kept for the way forward)
   --uninstall            remove the app, its service, rules and user; keep the games
                          in /var/lib/companion
   --purge                like --uninstall, and delete the games too
@@ -123,6 +129,7 @@ do_install() {
     release=$(build_release "$source_dir")
     old=$(current_release)
     if [[ "$old" != "$release" ]]; then
+        keep_games_for "$old" "$release"
         switch_to "$release"
         changed=1
         say "release $release is now current${old:+ (previous: $old)}"
@@ -222,6 +229,9 @@ build_release() {
         rm -rf "${RELEASES:?}/$name"
         die "release $name failed its smoke test; the running release was not touched."
     }
+    "$RELEASES/$name/bin/python" -c 'from companion.store import SCHEMA_VERSION
+print(SCHEMA_VERSION)' >"$RELEASES/$name/.companion-schema" \
+        || { rm -rf "${RELEASES:?}/$name"; die "release $name cannot say its games layout"; }
     printf '%s\n' "$name" >"$RELEASES/$name/.companion-release"
     rm -rf "$work"
     trap - EXIT
@@ -340,6 +350,7 @@ prune_releases() {
         fi
         say "removing old release $name"
         rm -rf "${RELEASES:?}/$name"
+        rm -f "$GAMES_COPIES/$name.sqlite3"
     done < <(cd "$RELEASES" && find . -mindepth 2 -maxdepth 2 -name .companion-release \
         -printf '%T@ %h\n' | sort -rn | cut -d' ' -f2 | sed 's|^\./||')
 }
@@ -428,6 +439,9 @@ restart_and_check() {
     if [[ -n "$fallback" && "$fallback" != "$failed" \
         && -f "$RELEASES/$fallback/.companion-release" ]]; then
         say "release $failed did not come up; going back to $fallback"
+        systemctl stop companion.service 2>/dev/null || true
+        games_for "$failed" "$fallback" \
+            || say "the app will show the games read-only and say why."
         switch_to "$fallback"
         systemctl reset-failed companion.service 2>/dev/null || true
         systemctl restart --no-block companion.service
@@ -462,11 +476,95 @@ rollback() {
     previous=$(previous_release)
     [[ -n "$previous" && -f "$RELEASES/$previous/.companion-release" ]] \
         || die "there is no previous release to go back to."
+    games_for "$current" "$previous" || exit 1
     switch_to "$previous"
     say "rolled back from $current to $previous (run --rollback again to undo)"
     if systemd_running && ((start)); then
         restart_and_check "$timeout" "$current"
     fi
+}
+
+# --- the games across releases ---------------------------------------------------------------
+
+# How many migrations of the games file a release knows (its schema); "" when it cannot say.
+release_schema() {
+    local release=$1 dir=$RELEASES/$1
+    if [[ -s "$dir/.companion-schema" ]]; then
+        cat "$dir/.companion-schema"
+    elif [[ -x "$dir/bin/python" ]]; then  # a release from before the file was written
+        "$dir/bin/python" -c 'from companion.store import SCHEMA_VERSION
+print(SCHEMA_VERSION)' 2>/dev/null || true
+    fi
+}
+
+# Runs a command as the owner of the data folder, so every file it makes there is the app's.
+as_data_owner() {
+    local owner
+    owner=$(stat -c %U "$DATA")
+    if [[ "$owner" == "$(id -un)" ]]; then
+        "$@"
+    else
+        runuser -u "$owner" -- "$@"
+    fi
+}
+
+# deploy/games_file.py with the system's Python, fed on stdin: the data owner need not be able
+# to read the checkout.
+games_file() {
+    as_data_owner python3 - "$@" <"$HERE/games_file.py"
+}
+
+# The schema a games file is at ("" when there is none).
+games_schema() {
+    [[ -f "$1" ]] || return 0
+    games_file schema "$1"
+}
+
+# Before `to` replaces `from`: when `to` changes the games file's layout, keep a copy of the
+# games as `from` leaves them, for a roll-back.
+keep_games_for() {
+    local from=$1 to=$2 have want
+    [[ -n "$from" && -f "$GAMES" ]] || return 0
+    want=$(release_schema "$to")
+    have=$(games_schema "$GAMES")
+    [[ -n "$want" && -n "$have" && "$want" == "$have" ]] && return 0
+    as_data_owner mkdir -p "$GAMES_COPIES"
+    games_file copy "$GAMES" "$GAMES_COPIES/$from.sqlite3"
+    say "kept a copy of the games as release $from leaves them: $GAMES_COPIES/$from.sqlite3"
+}
+
+# Makes the games file one that release `to` can write, when going back (or forth) from `from`:
+# the same layout stays; across a change of layout, the copy kept for `to` is put back and the
+# games of `from` are kept as its copy. Fails, saying why and changing nothing, when `to`
+# could only read them.
+games_for() {
+    local from=$1 to=$2 have want copy
+    [[ -f "$GAMES" ]] || return 0
+    want=$(release_schema "$to")
+    have=$(games_schema "$GAMES")
+    [[ -n "$want" ]] || { say "release $to cannot say which games layout it reads;" \
+        "it was not made current."; return 1; }
+    [[ -z "$have" || "$have" == "$want" ]] && return 0
+    copy=$GAMES_COPIES/$to.sqlite3
+    if [[ -f "$copy" && "$(games_schema "$copy")" == "$want" ]]; then
+        if systemd_running; then
+            systemctl stop companion.service
+        fi
+        as_data_owner mkdir -p "$GAMES_COPIES"
+        games_file restore "$copy" "$GAMES" "$GAMES_COPIES/$from.sqlite3" || {
+            say "the games were not switched, so release $to was not made current."
+            return 1
+        }
+        say "the games are back as release $to left them ($(stat -c %y "$copy" | cut -c1-16));" \
+            "those of release $from are kept in $GAMES_COPIES/$from.sqlite3 and come back" \
+            "with it (--rollback again)."
+        return 0
+    fi
+    ((have < want)) && return 0  # release $to brings the file up to its layout itself
+    say "cannot go back to release $to: the games file has the layout of a newer release" \
+        "(schema $have; $to knows $want), so $to could only show the games, not save any, and" \
+        "no copy of the games as $to left them is kept. Stay on $from (the games are safe)."
+    return 1
 }
 
 uninstall() {

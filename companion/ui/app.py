@@ -106,6 +106,12 @@ DATABASE_SET_ASIDE = N_("The games file could not be read; it was kept as {name}
 DATABASE_READ_ONLY = N_("The games file cannot be written, so nothing will be saved: games can "
                         "be looked at and resumed until space is freed or the file may be "
                         "written again.")
+DATABASE_IN_USE = N_("The games are open in another companion (process {pid}), so nothing will "
+                     "be saved here: games can be looked at and resumed. Close the other one "
+                     "and start this one again to play.")
+DATABASE_NEWER = N_("The games file was made by a newer version of the companion, so nothing "
+                    "will be saved: games can be looked at and resumed. Update the companion "
+                    "to play on.")
 GAMES_SET_ASIDE = N_("A saved game could not be replayed from its log; it was kept, marked "
                      "unreadable, and is not resumed.")
 
@@ -368,8 +374,15 @@ class CompanionApp(App):
         notices = list(self.start_notices)
         if getattr(self.service, "unreadable_games", None):
             notices.insert(0, _(GAMES_SET_ASIDE))
-        if getattr(self.service.store, "read_only", None) is not None:
-            notices.insert(0, _(DATABASE_READ_ONLY))
+        store = self.service.store
+        if getattr(store, "read_only", None) is not None:
+            because = getattr(store, "read_only_because", None)
+            if because == "in use":
+                notices.insert(0, _(DATABASE_IN_USE).format(pid=store.other_pid or "?"))
+            elif because == "newer":
+                notices.insert(0, _(DATABASE_NEWER))
+            else:
+                notices.insert(0, _(DATABASE_READ_ONLY))
         set_aside = getattr(self.service.store, "set_aside", None)
         if set_aside is not None:
             notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))

@@ -271,6 +271,9 @@ def scenario(report: Report) -> None:
     data = (ROOTFS / "var/lib/companion").stat()
     report.check("/var/lib/companion belongs to companion, mode 0700",
                  data.st_uid == int(user[2]) and data.st_mode & 0o777 == 0o700 if user else False)
+    schema = ROOTFS / "opt/companion/current/.companion-schema"
+    report.check("the release records the games layout it knows (.companion-schema)",
+                 schema.exists() and schema.read_text().strip().isdigit())
     version = in_root("/opt/companion/current/bin/companion", "--version")
     report.check("companion --version from the release", version.stdout.startswith("companion "),
                  version.stdout + version.stderr)

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from companion.games.spirit_island.view import state_view
+from companion.service import GameService
+from companion.store import SCHEMA_VERSION, GameStore, WriterLock
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 INSTALL = DEPLOY / "install.sh"
@@ -185,3 +190,169 @@ def test_no_function_in_the_scripts_shadows_a_command() -> None:
     names = {line.split("(")[0] for script in DEPLOY.glob("*.sh")
              for line in script.read_text().splitlines() if line.endswith("() {")}
     assert names and not {name for name in names if shutil.which(name)}
+
+
+# --- the games across releases: a copy per release, put back on a roll-back -------------------
+
+
+class Installed:
+    """Two releases in a temporary prefix, P (this version's games layout) and C (one migration
+    more), and a data folder with real games; install.sh's own functions run over them."""
+
+    def __init__(self, root: Path) -> None:
+        self.prefix = root / "opt"
+        self.data = root / "data"
+        self.games = self.data / "games.sqlite3"
+        self.data.mkdir()
+        for name, schema in (("P", SCHEMA_VERSION), ("C", SCHEMA_VERSION + 1)):
+            release = self.prefix / "releases" / name
+            release.mkdir(parents=True)
+            (release / ".companion-schema").write_text(f"{schema}\n")
+            (release / ".companion-release").write_text(f"{name}\n")
+        (self.prefix / "current").symlink_to("releases/P")
+
+    def run(self, code: str, **env: str) -> subprocess.CompletedProcess[str]:
+        # No systemd here: nothing to stop or start, as in a chroot.
+        return bash(INSTALL, f"systemd_running() {{ false; }}; {code}",
+                    COMPANION_PREFIX=str(self.prefix), COMPANION_DATA=str(self.data), **env)
+
+    def current(self) -> str:
+        return os.readlink(self.prefix / "current")
+
+    def fear(self) -> int:
+        store, _ = GameStore.open(self.games)
+        service = GameService(store, seed_source=lambda: 1)
+        service.resume_latest()
+        assert service.state is not None
+        store.close()
+        return int(state_view(service.state)["fear"]["generated"])
+
+    def play_fear(self, amount: int) -> None:
+        store, _ = GameStore.open(self.games)
+        service = GameService(store, seed_source=lambda: 1)
+        if not service.resume_latest():
+            service.handle(service.parse({"cmd": "new_game", "players": 2, "seed": 3}))
+        service.handle(service.parse({"cmd": "fear", "amount": amount}))
+        store.close()
+
+    def migrate_as_release_c(self) -> None:
+        with sqlite3.connect(self.games) as raw:
+            raw.execute("CREATE TABLE future (x INTEGER)")
+            raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        raw.close()
+
+    def user_version(self, path: Path) -> int:
+        with sqlite3.connect(path) as raw:
+            version = int(raw.execute("PRAGMA user_version").fetchone()[0])
+        raw.close()
+        return version
+
+
+def updated_to_c_and_played(tmp_path: Path) -> Installed:
+    """P's games (fear 2), then the update to C, which migrates them and plays on (fear 5)."""
+    installed = Installed(tmp_path)
+    installed.play_fear(2)
+    update = installed.run('keep_games_for P C && switch_to C')
+    assert update.returncode == 0, update.stderr
+    assert "kept a copy of the games as release P leaves them" in update.stderr
+    installed.play_fear(3)
+    installed.migrate_as_release_c()
+    return installed
+
+
+def test_a_roll_back_across_a_new_migration_brings_back_the_games_as_that_release_left_them(
+        tmp_path: Path) -> None:
+    installed = updated_to_c_and_played(tmp_path)
+    back = installed.run("rollback 0 5")
+    assert back.returncode == 0, back.stderr
+    assert installed.current() == "releases/P"
+    assert "the games are back as release P left them" in back.stderr
+    assert installed.user_version(installed.games) == SCHEMA_VERSION
+    assert installed.fear() == 2  # P's games, which P can write again
+    installed.play_fear(1)
+    kept = installed.data / "games-by-release" / "C.sqlite3"
+    assert installed.user_version(kept) == SCHEMA_VERSION + 1
+    forth = installed.run("rollback 0 5")  # and forward again: C's games come back
+    assert forth.returncode == 0, forth.stderr
+    assert installed.current() == "releases/C"
+    assert installed.user_version(installed.games) == SCHEMA_VERSION + 1
+    store, notices = GameStore.open(installed.games)  # this version reads C's file only
+    assert store.read_only_because == "newer" and store.games()[0]["log_length"] == 3
+    store.close()
+    again = installed.run("rollback 0 5")
+    assert again.returncode == 0, again.stderr
+    assert installed.fear() == 3  # P's games with what was played on P since
+
+
+def test_a_roll_back_across_a_migration_without_a_copy_is_refused_and_changes_nothing(
+        tmp_path: Path) -> None:
+    installed = updated_to_c_and_played(tmp_path)
+    (installed.data / "games-by-release" / "P.sqlite3").unlink()
+    found = installed.games.read_bytes()
+    back = installed.run("rollback 0 5")
+    assert back.returncode != 0
+    assert "cannot go back to release P: the games file has the layout of a newer release" \
+        in back.stderr
+    assert installed.current() == "releases/C" and installed.games.read_bytes() == found
+
+
+def test_a_roll_back_waits_for_no_companion_but_refuses_while_one_writes_the_games(
+        tmp_path: Path) -> None:
+    installed = updated_to_c_and_played(tmp_path)
+    found = installed.games.read_bytes()
+    writer = WriterLock.take(installed.games)  # a companion that has the games open
+    assert writer is not None
+    try:
+        back = installed.run("rollback 0 5", COMPANION_LOCK_WAIT="0.5")
+    finally:
+        writer.release()
+    assert back.returncode != 0
+    assert f"the games are open in another companion, pid {os.getpid()}" in back.stderr
+    assert installed.current() == "releases/C" and installed.games.read_bytes() == found
+
+
+def test_a_roll_back_between_releases_of_one_layout_leaves_the_games_alone(
+        tmp_path: Path) -> None:
+    installed = Installed(tmp_path)
+    (installed.prefix / "releases/C/.companion-schema").write_text(f"{SCHEMA_VERSION}\n")
+    installed.play_fear(2)
+    update = installed.run('keep_games_for P C && switch_to C')
+    assert update.returncode == 0 and "kept a copy" not in update.stderr, update.stderr
+    installed.play_fear(1)
+    found = installed.games.read_bytes()
+    back = installed.run("rollback 0 5")
+    assert back.returncode == 0, back.stderr
+    assert installed.current() == "releases/P" and installed.games.read_bytes() == found
+    assert not (installed.data / "games-by-release").exists()
+
+
+def test_pruning_a_release_removes_its_copy_of_the_games(tmp_path: Path) -> None:
+    installed = updated_to_c_and_played(tmp_path)
+    copies = installed.data / "games-by-release"
+    for name in ("A", "B", "D"):
+        (installed.prefix / "releases" / name).mkdir()
+        (installed.prefix / "releases" / name / ".companion-release").write_text(name)
+        (copies / f"{name}.sqlite3").write_bytes(b"")
+    pruned = installed.run("prune_releases")
+    assert pruned.returncode == 0, pruned.stderr
+    left = sorted(p.name for p in (installed.prefix / "releases").iterdir())
+    assert sorted(p.stem for p in copies.iterdir()) == [n for n in left if n != "C"]
+
+
+def test_the_installers_own_roll_back_after_a_failed_update_brings_back_the_older_games(
+        tmp_path: Path) -> None:
+    installed = updated_to_c_and_played(tmp_path)
+    calls = tmp_path / "systemctl-calls"
+    # systemd stood in for: C never reports ready, P does once it is back.
+    result = bash(INSTALL, f'''
+        systemd_running() {{ true; }}
+        systemctl() {{ echo "$*" >>"{calls}"; }}
+        healthy() {{ [[ "$(current_release)" == P ]]; }}
+        restart_and_check 5 P''', COMPANION_PREFIX=str(installed.prefix),
+                  COMPANION_DATA=str(installed.data))
+    assert result.returncode != 0
+    assert "release C did not start and release P is running again" in result.stderr
+    assert "the games are back as release P left them" in result.stderr
+    assert installed.current() == "releases/P" and installed.fear() == 2
+    stopped = calls.read_text().splitlines().index("stop companion.service")
+    assert "restart --no-block companion.service" in calls.read_text().splitlines()[stopped:]

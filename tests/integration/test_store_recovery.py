@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import select
 import shutil
 import sqlite3
 import subprocess
@@ -19,7 +21,7 @@ import pytest
 from companion.core.errors import Refused
 from companion.games.spirit_island.view import state_view
 from companion.service import GameService
-from companion.store import GameStore
+from companion.store import GameStore, known_migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -385,3 +387,173 @@ def test_a_damaged_wal_tells_what_was_lost_and_keeps_the_files_as_found(tmp_path
     assert str(main) in notices[0]
     lost = int(notices[0].split(": ")[1].split(" ")[0])
     assert lost == 6 - generated
+
+
+# --- issue 25, 1: SQLite's header over pages that are not SQLite's: moved aside, always --------
+
+
+def test_the_driver_moves_aside_a_file_with_sqlites_header_over_random_pages(
+        tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + random.Random(25).randbytes(8000))
+    found = db.read_bytes()
+    answers, stderr, code = script(db, {"cmd": "new_game", "players": 2, "seed": 3},
+                                   {"cmd": "fear"})
+    assert code == 0 and [a["ok"] for a in answers] == [True, True], stderr
+    aside = [p for p in tmp_path.iterdir() if ".unreadable-" in p.name]
+    assert len(aside) == 1 and aside[0].read_bytes() == found
+    assert "is damaged" in stderr and str(aside[0]) in stderr
+    answers, stderr, code = script(db, {"cmd": "state"})
+    assert code == 0 and answers[0]["state"]["fear"]["generated"] == 1, stderr
+
+
+# --- issue 25, 8: one writer at a time; a second companion reads, and is told why --------------
+
+
+class Driver:
+    """`companion script --db` as a running process, asked one line at a time."""
+
+    def __init__(self, db: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "script", "--db", str(db)], cwd=ROOT,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps({"cmd": cmd, **fields}).encode() + b"\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], 60)
+        assert ready, f"no answer to {cmd} within 60 s"
+        answer: dict[str, Any] = json.loads(self.process.stdout.readline())
+        return answer
+
+    def close(self) -> str:
+        """End the input; returns what the driver wrote to stderr."""
+        stderr = self.process.communicate(timeout=60)[1]
+        return stderr.decode()
+
+
+def test_a_second_driver_on_the_same_file_only_reads_and_says_who_writes(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    first = Driver(db)
+    second = None
+    try:
+        assert first.ask("new_game", players=2, seed=3)["ok"]
+        second = Driver(db)
+        seen = second.ask("state")
+        assert seen["ok"] and seen["state"]["game"] == 1
+        refused = second.ask("next")
+        busy = f"the games are open in another companion, pid {first.process.pid}"
+        assert not refused["ok"] and busy in refused["error"], refused
+        assert refused["state"]["step"] == seen["state"]["step"]
+        assert first.ask("next")["ok"]
+        assert busy in second.close()
+        second = None
+        assert first.close() == ""
+    finally:
+        for driver in (first, second):
+            if driver is not None and driver.process.poll() is None:
+                driver.process.kill()
+                driver.process.wait()
+    answers, stderr, code = script(db, {"cmd": "games"}, {"cmd": "fear"})
+    assert code == 0 and stderr == "", stderr
+    assert [(g["status"], g["log_length"]) for g in answers[0]["games"]] == [("active", 2)]
+    assert answers[1]["ok"]
+
+
+def test_a_killed_writer_leaves_no_lock_behind(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    writer = Driver(db)
+    try:
+        assert writer.ask("new_game", players=2, seed=3)["ok"]
+        assert Path(f"{db}.lock").read_text().strip() == str(writer.process.pid)
+    finally:
+        writer.process.kill()  # SIGKILL: no clean-up of any kind
+        writer.process.communicate(timeout=60)
+    answers, stderr, code = script(db, {"cmd": "fear"})
+    assert code == 0 and answers[0]["ok"] and "another companion" not in stderr, stderr
+
+
+def test_the_app_started_twice_opens_the_games_read_only_in_the_second(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    first, _ = service_on(db)
+    play(first, "new_game", players=2, seed=3)
+    second, notices = service_on(db)
+    assert second.store.read_only_because == "in use" and second.store.other_pid == os.getpid()
+    assert len(notices) == 1 and "open in another companion" in notices[0]
+    assert view(second) == view(first)
+    with pytest.raises(Refused, match=f"open in another companion, pid {os.getpid()}"):
+        play(second, "fear")
+    second.store.close()
+    play(first, "fear")
+    first.store.close()
+    third, notices = service_on(db)  # the lock went with the first
+    assert notices == [] and third.store.read_only is None
+    assert view(third)["fear"]["generated"] == 1
+
+
+def test_an_append_to_a_log_someone_else_made_longer_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    service, _ = service_on(db)
+    play(service, "new_game", players=2, seed=3)
+    play(service, "fear")
+    before = view(service)
+    # A writer that takes no lock (an older companion) logs a command of its own.
+    with sqlite3.connect(db) as raw:
+        raw.execute("INSERT INTO commands (game_id, seq, command, at) VALUES "
+                    "(1, 3, '{\"cmd\": \"fear\", \"amount\": 2}', '2026-01-01T00:00:00+00:00')")
+        raw.execute("UPDATE games SET log_length = 3 WHERE id = 1")
+    raw.close()
+    with pytest.raises(Refused, match=r"changed elsewhere .* holds 3 commands where this "
+                                      r"companion knows 2\), so this action was refused"):
+        play(service, "next")
+    assert view(service) == before
+    assert len(service.store.full_log(1)) == 3
+    play(service, "resume", game=1)
+    assert view(service)["fear"]["generated"] == 3
+    play(service, "next")
+    assert len(service.store.full_log(1)) == 4
+
+
+# --- issue 25, 9: a database from a newer version is read, never moved aside -------------------
+
+
+def a_newer_database(db: Path, how: str) -> bytes:
+    """A games file as the next version leaves it: one migration more than this one knows."""
+    service = a_game(db)
+    service.store.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("CREATE TABLE future (x INTEGER)")
+        if how == "user_version":
+            raw.execute(f"PRAGMA user_version = {len(known_migrations()) + 1}")
+        else:  # the same count, but a migration this version never had (a parallel branch)
+            raw.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+                        "VALUES ('companion', '9999_from_the_future', '2027-01-01')")
+    raw.close()
+    return db.read_bytes()
+
+
+@pytest.mark.parametrize("how", ["user_version", "unknown_migration"])
+def test_a_database_from_a_newer_version_opens_read_only_and_says_so(
+        tmp_path: Path, how: str) -> None:
+    db = tmp_path / "g.sqlite3"
+    found = a_newer_database(db, how)
+    service, notices = service_on(db)
+    assert len(notices) == 1 and "made by a newer version of the companion" in notices[0]
+    assert service.store.read_only_because == "newer" and service.store.set_aside is None
+    assert view(service)["fear"]["generated"] == 2
+    with pytest.raises(Refused, match="made by a newer version of the companion"):
+        play(service, "fear")
+    service.store.close()
+    assert db.read_bytes() == found
+    assert [p.name for p in tmp_path.iterdir() if ".unreadable-" in p.name] == []
+
+
+def test_the_driver_reads_a_newer_database_and_refuses_changes_in_words(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    found = a_newer_database(db, "user_version")
+    answers, stderr, code = script(db, {"cmd": "state"}, {"cmd": "games"}, {"cmd": "fear"})
+    assert code == 0 and "made by a newer version of the companion" in stderr, stderr
+    assert answers[0]["state"]["fear"]["generated"] == 2 and len(answers[1]["games"]) == 1
+    assert not answers[2]["ok"] and "newer version of the companion" in answers[2]["error"]
+    assert db.read_bytes() == found

@@ -92,6 +92,8 @@ class Harness:
         self.frames(1)  # kv's pending updates still need the app
         self.app.detach()
         self.frames(1)
+        if self.app.service is not None:  # the games file's writer lock goes with the app
+            self.app.service.store.close()
         screens.now = time.monotonic
 
     # --- time between taps ---

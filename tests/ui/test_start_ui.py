@@ -4,15 +4,18 @@ games file told in the players' words (SQLite's words go to the log)."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from companion import i18n
 from tests.integration.test_store import a_good_database, corrupt_middle
+from tests.integration.test_store_recovery import Driver, a_newer_database
 
 from .harness import Harness
 
@@ -72,10 +75,20 @@ def test_a_text_box_finds_no_clipboard_tool_without_a_traceback(tmp_path: Path) 
     assert "CRITICAL" not in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
-def test_a_damaged_games_file_is_told_in_the_players_words(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
+def header_over_random_pages(db: Path) -> None:
+    db.write_bytes(b"SQLite format 3\x00" + random.Random(25).randbytes(8000))
+
+
+def damaged_pages(db: Path) -> None:
     a_good_database(db)
     corrupt_middle(db)
+
+
+@pytest.mark.parametrize("spoil", [damaged_pages, header_over_random_pages])
+def test_a_damaged_games_file_is_told_in_the_players_words(
+        tmp_path: Path, spoil: Callable[[Path], None]) -> None:
+    db = tmp_path / "games.db"
+    spoil(db)
     (tmp_path / "companion.ini").write_text("[companion]\nlanguage = Deutsch\n")
     ui = Harness(db)
     try:
@@ -92,3 +105,49 @@ def test_a_damaged_games_file_is_told_in_the_players_words(tmp_path: Path) -> No
     finally:
         ui.app.change_setting("companion", "language", "English")
         ui.close()
+
+
+def test_a_second_companion_on_the_games_starts_and_says_another_one_writes_them(
+        tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    script = Driver(db)  # `companion script` on the same games, started first
+    try:
+        assert script.ask("new_game", players=2, seed=3)["ok"]
+        assert script.ask("fear", amount=2)["ok"]
+        ui = Harness(db)
+        try:
+            assert ui.app.notice == (
+                f"The games are open in another companion (process {script.process.pid}), so "
+                "nothing will be saved here: games can be looked at and resumed. Close the "
+                "other one and start this one again to play.")
+            assert ui.screen.name == "home"
+            ui.tap(ui.app.root.ids.notice)
+            ui.tap_id("resume")
+            assert ui.state["fear"]["generated"] == 2
+            ui.tap_id("fear_one")
+            assert "open in another companion" in ui.app.notice
+            assert ui.state["fear"]["generated"] == 2
+        finally:
+            ui.close()
+        assert script.ask("fear")["ok"]  # the script still writes
+    finally:
+        script.close()
+
+
+def test_games_from_a_newer_version_are_opened_read_only_and_told_in_the_players_words(
+        tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    found = a_newer_database(db, "user_version")
+    (tmp_path / "companion.ini").write_text("[companion]\nlanguage = Français\n")
+    ui = Harness(db)
+    try:
+        french = i18n.translations("fr").gettext(
+            "The games file was made by a newer version of the companion, so nothing will be "
+            "saved: games can be looked at and resumed. Update the companion to play on.")
+        assert ui.app.notice == french != ""
+        assert ui.screen.name == "home"
+    finally:
+        ui.app.change_setting("companion", "language", "English")
+        ui.close()
+    assert db.read_bytes() == found
+    assert [p.name for p in tmp_path.iterdir() if ".unreadable-" in p.name] == []
