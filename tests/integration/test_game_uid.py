@@ -87,7 +87,7 @@ def test_a_game_started_after_the_newest_was_deleted_gets_its_id_but_never_its_u
         assert driver.handle({"cmd": "delete", "game": 1, "confirm": True})["ok"]
         assert store.game_uid(1) is None
     log = [{"cmd": "new_game", "players": 2, "seed": 3}]
-    imported = store.import_game(log, {"status": "active", "players": 2, "rounds": 0})
+    imported = store.import_game(log, {"status": "active", "players": 2, "rounds": 0}, {})
     assert store.game_uid(imported) not in seen | {None}
 
 
