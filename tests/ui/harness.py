@@ -109,11 +109,21 @@ class Harness:
         self._paused = 0.0
         screens.now = lambda: time.monotonic() + self._paused
 
-    def use_the_real_clock(self) -> None:
-        """From now on taps land when they are made (for taps in quick succession), after
-        one more player's pause to read what is on the screen."""
+    def hold_the_clock(self) -> None:
+        """From now on the tap rules' clock stands still and moves only by `later` (for taps
+        in quick succession): taps 0.1 s apart stay 0.1 s apart to the app, however long a
+        loaded machine takes to draw the frames between them. The first tap still comes one
+        player's pause after what is on the screen."""
+        from companion.ui import screens
+
         self._pause()
+        self._held = screens.now()
+        screens.now = lambda: self._held
         self._pause = lambda: None  # type: ignore[method-assign]
+
+    def later(self, seconds: float) -> None:
+        """Move the held clock on: the next tap lands `seconds` after the last one."""
+        self._held += seconds
 
     def _pause(self) -> None:
         self._paused += self.PLAYER_PAUSE
