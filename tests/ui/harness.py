@@ -6,6 +6,7 @@ frames are advanced by the test, so every check sees what a player would see.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -180,28 +181,26 @@ class Harness:
         self.frames(1)
         touch.touch_up()
         self.frames(3)
-        if self._in_scroll_view(widget):
-            self._let_the_scroll_view_lift(time.monotonic())
+        self._let_the_scroll_views_lift(touch)
 
-    SCROLL_VIEW_LIFT = 0.2
-    """Kivy's ScrollView hands a short touch's lift to what it holds this many seconds later
-    (scrollview.py, on_touch_up): a button in a scrolled panel is released only then."""
+    LIFT_WITHIN_S = 30.0
+    """How long a loaded machine may take to draw the frames until a delayed lift is done."""
 
-    @staticmethod
-    def _in_scroll_view(widget: Any) -> bool:
-        from kivy.uix.scrollview import ScrollView
+    def _let_the_scroll_views_lift(self, touch: Any) -> None:
+        """A ScrollView passes a short touch's lift to what it holds once more, 0.2 s later
+        (scrollview.py, on_scroll_stop): draw frames until no such lift of `touch` is still
+        on Kivy's clock, however long the machine takes, so it never lands in the next tap;
+        then two more for what it changed."""
+        from kivy.clock import Clock
 
-        parent = widget.parent
-        while parent is not None and parent is not parent.parent:
-            if isinstance(parent, ScrollView):
-                return True
-            parent = parent.parent
-        return False
+        def pending() -> bool:
+            return any(isinstance(callback := event.get_callback(), functools.partial)
+                       and any(arg is touch for arg in callback.args)
+                       for event in Clock.get_events())
 
-    def _let_the_scroll_view_lift(self, lifted: float) -> None:
-        # Frames until the delayed lift is due (bounded: the clock fires it at the first
-        # frame past the delay), then two more for what the release changed.
-        while time.monotonic() - lifted < self.SCROLL_VIEW_LIFT + 0.05:
+        deadline = time.monotonic() + self.LIFT_WITHIN_S
+        while pending():
+            assert time.monotonic() < deadline, "a ScrollView never passed on the lift"
             self.frames(1)
         self.frames(2)
 
@@ -218,19 +217,46 @@ class Harness:
         }[self.window.rotation]
         return across * (self.window.width - 1), up * (self.window.height - 1)
 
+    SETTLE_WITHIN_S = 30.0
+    """How long a loaded machine may take to draw the frames until scrolled content rests."""
+
     def scroll_into_view(self, widget: Any) -> None:
-        """Scroll every ScrollView around `widget` so it is visible, as a player would."""
+        """Scroll every ScrollView around `widget` so it is visible, as a player would, and
+        draw frames until it rests there. A ScrollView hands a tap to what lies under the
+        finger when the finger lifts: content still moving (a scroll put off to the next
+        frame while a layout is pending, an overscroll springing back, whose steps grow with
+        a loaded machine's longer frames) would take the tap elsewhere."""
         from kivy.uix.scrollview import ScrollView
 
+        views = []
         parent = widget.parent
         while parent is not None and parent is not parent.parent:
             trigger = getattr(parent._viewport, "_trigger_layout", None) \
                 if isinstance(parent, ScrollView) else None
             # A RecycleView lays out its rows itself and has nothing to scroll to here.
             if isinstance(parent, ScrollView) and hasattr(trigger, "is_triggered"):
-                parent.scroll_to(widget, padding=0, animate=False)
-                self.frames(2)
+                views.append(parent)
             parent = parent.parent
+        if not views:
+            return
+        deadline = time.monotonic() + self.SETTLE_WITHIN_S
+        seen = None
+        while True:
+            for view in views:
+                if not self._centre_inside(widget, view):
+                    view.scroll_to(widget, padding=0, animate=False)
+            self.frames(1)
+            where = (widget.to_window(*widget.pos), tuple(widget.size))
+            if where == seen and all(self._centre_inside(widget, view) for view in views):
+                return
+            assert time.monotonic() < deadline, f"{widget} never came to rest in view"
+            seen = where
+
+    @staticmethod
+    def _centre_inside(widget: Any, view: Any) -> bool:
+        x, y = widget.to_window(*widget.center)
+        left, bottom = view.to_window(view.x, view.y)
+        return bool(left <= x <= left + view.width and bottom <= y <= bottom + view.height)
 
     def tap_id(self, widget_id: str) -> None:
         self.tap(self.widget(widget_id))
