@@ -254,9 +254,18 @@ class Harness:
 
     @staticmethod
     def _centre_inside(widget: Any, view: Any) -> bool:
-        x, y = widget.to_window(*widget.center)
-        left, bottom = view.to_window(view.x, view.y)
-        return bool(left <= x <= left + view.width and bottom <= y <= bottom + view.height)
+        """The widget's middle (where a tap lands) lies in the view, on each axis, unless the
+        widget is larger than the view there and covers it."""
+        low = widget.to_window(widget.x, widget.y)
+        high = widget.to_window(widget.right, widget.top)
+        start = view.to_window(view.x, view.y)
+        for axis, length in enumerate((view.width, view.height)):
+            middle = (low[axis] + high[axis]) / 2
+            inside = start[axis] <= middle <= start[axis] + length
+            covers = low[axis] <= start[axis] and high[axis] >= start[axis] + length
+            if not (inside or covers):
+                return False
+        return True
 
     def tap_id(self, widget_id: str) -> None:
         self.tap(self.widget(widget_id))
