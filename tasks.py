@@ -2,7 +2,11 @@
 """The project's task runner: needs nothing but python3 (standard library only).
 
     python3 tasks.py run [ARGS...]   set up, then start the companion (ARGS go to `companion`)
-    python3 tasks.py test [--quick]  set up, then lint, type-check and run the whole test suite
+    python3 tasks.py test [--quick] [--under-load]
+                                     set up, then lint, type-check and run the whole test suite;
+                                     --under-load keeps every core busy meanwhile (stress-ng,
+                                     installed when missing) to show the suite holds on a
+                                     loaded machine
     python3 tasks.py bench           set up, then print every benchmark (tests/benchmarks)
     python3 tasks.py screenshots     set up, then photograph every screen into screenshots/
     python3 tasks.py setup           only create or refresh the virtual environment
@@ -144,7 +148,26 @@ def run(args: list[str]) -> int:
 def test(args: list[str]) -> int:
     setup()
     quick = "--quick" in args
-    rest = [a for a in args if a != "--quick"]
+    rest = [a for a in args if a not in ("--quick", "--under-load")]
+    if "--under-load" not in args:
+        return run_tests(quick, rest)
+    if not shutil.which("stress-ng"):
+        install_apt(["stress-ng"])
+    stress = shutil.which("stress-ng")
+    if stress is None:
+        say("--under-load needs stress-ng: apt-get install stress-ng")
+        return 2
+    say(f"keeping {os.cpu_count()} cores busy with stress-ng while the tests run")
+    load = subprocess.Popen([stress, "--cpu", str(os.cpu_count() or 1), "--quiet"],
+                            stdout=subprocess.DEVNULL)
+    try:
+        return run_tests(quick, rest)
+    finally:
+        load.terminate()
+        load.wait()
+
+
+def run_tests(quick: bool, rest: list[str]) -> int:
     steps: list[list[str]] = [
         [str(BIN / "ruff"), "check", "companion", "tests", "tasks.py"],
         [str(BIN / "mypy")],

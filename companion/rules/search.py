@@ -24,6 +24,7 @@ import bisect
 import os
 import re
 import sqlite3
+import tempfile
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,11 +96,22 @@ class RulesIndex:
         """Index `corpus` in memory, or into a new file at `path`."""
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fresh = path.with_name(path.name + ".new")
-            fresh.unlink(missing_ok=True)
-            db = Database(fresh, execute_plugins=False)
-        else:
-            db = Database(memory=True, execute_plugins=False)
+            # A file of its own: companions that start together (the app, the mirror, a
+            # script) never write into, or move, each other's half-built index.
+            handle, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".new",
+                                            dir=path.parent)
+            os.close(handle)
+            fresh = Path(name)
+            try:
+                return cls._fill(Database(fresh, execute_plugins=False), corpus, fingerprint,
+                                 fresh, path)
+            finally:
+                fresh.unlink(missing_ok=True)
+        return cls._fill(Database(memory=True, execute_plugins=False), corpus, fingerprint)
+
+    @classmethod
+    def _fill(cls, db: Database, corpus: Corpus, fingerprint: str,
+              fresh: Path | None = None, path: Path | None = None) -> RulesIndex:
         db.table("entries").insert_all(
             ({"lang": e.lang, "id": e.id, "game": e.game, "title": e.title,
               "keywords": " ; ".join(e.keywords),
@@ -109,7 +121,7 @@ class RulesIndex:
         db.table("entries").enable_fts(COLUMNS, tokenize=TOKENIZER)
         db.execute("CREATE VIRTUAL TABLE entries_vocab USING fts5vocab(entries_fts, 'row')")
         db.table("meta").insert({"key": "fingerprint", "value": fingerprint}, pk="key")
-        if path is not None:
+        if fresh is not None and path is not None:
             db.conn.commit()
             db.close()
             fresh.replace(path)  # a half-written index never takes the place of a good one

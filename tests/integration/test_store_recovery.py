@@ -11,8 +11,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -281,37 +279,28 @@ def test_an_export_that_cannot_be_written_leaves_no_half_file(tmp_path: Path,
 # --- 4: a file that cannot be written opens for reading; every change is refused in words -----
 
 
-@pytest.fixture
-def open_folder(tmp_path: Path) -> Iterator[Path]:
-    """A folder another user can reach (pytest's own are private to their owner)."""
-    if os.geteuid() != 0:
-        yield tmp_path
-        return
-    folder = Path(tempfile.mkdtemp(prefix="companion-ro-"))
-    folder.chmod(0o755)
-    try:
-        yield folder
-    finally:
-        folder.chmod(0o755)
-        shutil.rmtree(folder)
-
-
 def without_write_permission(db: Path) -> list[str]:
-    """Make the database and its folder read-only; the command prefix that makes it so even
-    for root (who may write anything): run as nobody."""
+    """Make the database and its folder read-only, as any user makes their own file read-only;
+    the command prefix that makes it so for root too. Root writes anything only through its
+    capabilities (CAP_DAC_OVERRIDE, CAP_FOWNER, ...): the driver keeps root's uid, so it still
+    reaches the interpreter and the checkout wherever they lie (a clone in a folder only root
+    may enter), but gets none of them back except CAP_DAC_READ_SEARCH, which reads, never
+    writes. The file and folder are root's own, and their mode says read-only."""
     db.chmod(0o444)
     db.parent.chmod(0o555)
     if os.geteuid() != 0:
         return []
     setpriv = shutil.which("setpriv")
     if setpriv is None:
-        pytest.skip("running as root without setpriv: a read-only file cannot be made")
-    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+        pytest.skip("running as root without setpriv (util-linux): a read-only file cannot "
+                    "be made")
+    return [setpriv, "--inh-caps=-all", "--ambient-caps=-all",
+            "--bounding-set=-all,+dac_read_search", "--"]
 
 
 def test_the_driver_answers_from_a_read_only_database_and_refuses_every_change(
-        open_folder: Path) -> None:
-    db = open_folder / "g.sqlite3"
+        tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
     script(db, {"cmd": "new_game", "players": 2, "seed": 3}, {"cmd": "fear", "amount": 2},
            {"cmd": "new_game", "players": 1, "seed": 4})
     original = db.read_bytes()

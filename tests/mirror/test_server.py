@@ -15,6 +15,7 @@ from companion.bootstrap import build_service
 from companion.driver import ScriptDriver, StateSnapshot
 from companion.mirror.feed import MirrorFeed
 from companion.mirror.server import MirrorServer, RulesLookup
+from tests.listening import listening_ports
 
 TOKEN = "tok-en_123456"
 
@@ -124,12 +125,10 @@ def test_nothing_listens_once_the_mirror_is_switched_off(feed: MirrorFeed) -> No
     mirror = MirrorServer(feed, TOKEN, port=0, host="127.0.0.1", rules=FakeRules())
     mirror.start()
     port = mirror.port
-    with socket.create_connection(("127.0.0.1", port), timeout=5):
-        pass  # on: it listens
+    assert port in listening_ports()
     mirror.stop()
-    assert not mirror.running
-    with pytest.raises(ConnectionRefusedError):
-        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    # Its own sockets: another program may take the freed port at once.
+    assert not mirror.running and port not in listening_ports()
 
 
 def test_the_rules_search_answers_in_the_phones_language(server: MirrorServer) -> None:

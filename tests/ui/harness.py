@@ -6,6 +6,7 @@ frames are advanced by the test, so every check sees what a player would see.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -111,11 +112,21 @@ class Harness:
         self._paused = 0.0
         screens.now = lambda: time.monotonic() + self._paused
 
-    def use_the_real_clock(self) -> None:
-        """From now on taps land when they are made (for taps in quick succession), after
-        one more player's pause to read what is on the screen."""
+    def hold_the_clock(self) -> None:
+        """From now on the tap rules' clock stands still and moves only by `later` (for taps
+        in quick succession): taps 0.1 s apart stay 0.1 s apart to the app, however long a
+        loaded machine takes to draw the frames between them. The first tap still comes one
+        player's pause after what is on the screen."""
+        from companion.ui import screens
+
         self._pause()
+        self._held = screens.now()
+        screens.now = lambda: self._held
         self._pause = lambda: None  # type: ignore[method-assign]
+
+    def later(self, seconds: float) -> None:
+        """Move the held clock on: the next tap lands `seconds` after the last one."""
+        self._held += seconds
 
     def _pause(self) -> None:
         self._paused += self.PLAYER_PAUSE
@@ -172,28 +183,26 @@ class Harness:
         self.frames(1)
         touch.touch_up()
         self.frames(3)
-        if self._in_scroll_view(widget):
-            self._let_the_scroll_view_lift(time.monotonic())
+        self._let_the_scroll_views_lift(touch)
 
-    SCROLL_VIEW_LIFT = 0.2
-    """Kivy's ScrollView hands a short touch's lift to what it holds this many seconds later
-    (scrollview.py, on_touch_up): a button in a scrolled panel is released only then."""
+    LIFT_WITHIN_S = 30.0
+    """How long a loaded machine may take to draw the frames until a delayed lift is done."""
 
-    @staticmethod
-    def _in_scroll_view(widget: Any) -> bool:
-        from kivy.uix.scrollview import ScrollView
+    def _let_the_scroll_views_lift(self, touch: Any) -> None:
+        """A ScrollView passes a short touch's lift to what it holds once more, 0.2 s later
+        (scrollview.py, on_scroll_stop): draw frames until no such lift of `touch` is still
+        on Kivy's clock, however long the machine takes, so it never lands in the next tap;
+        then two more for what it changed."""
+        from kivy.clock import Clock
 
-        parent = widget.parent
-        while parent is not None and parent is not parent.parent:
-            if isinstance(parent, ScrollView):
-                return True
-            parent = parent.parent
-        return False
+        def pending() -> bool:
+            return any(isinstance(callback := event.get_callback(), functools.partial)
+                       and any(arg is touch for arg in callback.args)
+                       for event in Clock.get_events())
 
-    def _let_the_scroll_view_lift(self, lifted: float) -> None:
-        # Frames until the delayed lift is due (bounded: the clock fires it at the first
-        # frame past the delay), then two more for what the release changed.
-        while time.monotonic() - lifted < self.SCROLL_VIEW_LIFT + 0.05:
+        deadline = time.monotonic() + self.LIFT_WITHIN_S
+        while pending():
+            assert time.monotonic() < deadline, "a ScrollView never passed on the lift"
             self.frames(1)
         self.frames(2)
 
@@ -210,19 +219,55 @@ class Harness:
         }[self.window.rotation]
         return across * (self.window.width - 1), up * (self.window.height - 1)
 
+    SETTLE_WITHIN_S = 30.0
+    """How long a loaded machine may take to draw the frames until scrolled content rests."""
+
     def scroll_into_view(self, widget: Any) -> None:
-        """Scroll every ScrollView around `widget` so it is visible, as a player would."""
+        """Scroll every ScrollView around `widget` so it is visible, as a player would, and
+        draw frames until it rests there. A ScrollView hands a tap to what lies under the
+        finger when the finger lifts: content still moving (a scroll put off to the next
+        frame while a layout is pending, an overscroll springing back, whose steps grow with
+        a loaded machine's longer frames) would take the tap elsewhere."""
         from kivy.uix.scrollview import ScrollView
 
+        views = []
         parent = widget.parent
         while parent is not None and parent is not parent.parent:
             trigger = getattr(parent._viewport, "_trigger_layout", None) \
                 if isinstance(parent, ScrollView) else None
             # A RecycleView lays out its rows itself and has nothing to scroll to here.
             if isinstance(parent, ScrollView) and hasattr(trigger, "is_triggered"):
-                parent.scroll_to(widget, padding=0, animate=False)
-                self.frames(2)
+                views.append(parent)
             parent = parent.parent
+        if not views:
+            return
+        deadline = time.monotonic() + self.SETTLE_WITHIN_S
+        seen = None
+        while True:
+            for view in views:
+                if not self._centre_inside(widget, view):
+                    view.scroll_to(widget, padding=0, animate=False)
+            self.frames(1)
+            where = (widget.to_window(*widget.pos), tuple(widget.size))
+            if where == seen and all(self._centre_inside(widget, view) for view in views):
+                return
+            assert time.monotonic() < deadline, f"{widget} never came to rest in view"
+            seen = where
+
+    @staticmethod
+    def _centre_inside(widget: Any, view: Any) -> bool:
+        """The widget's middle (where a tap lands) lies in the view, on each axis, unless the
+        widget is larger than the view there and covers it."""
+        low = widget.to_window(widget.x, widget.y)
+        high = widget.to_window(widget.right, widget.top)
+        start = view.to_window(view.x, view.y)
+        for axis, length in enumerate((view.width, view.height)):
+            middle = (low[axis] + high[axis]) / 2
+            inside = start[axis] <= middle <= start[axis] + length
+            covers = low[axis] <= start[axis] and high[axis] >= start[axis] + length
+            if not (inside or covers):
+                return False
+        return True
 
     def tap_id(self, widget_id: str) -> None:
         self.tap(self.widget(widget_id))

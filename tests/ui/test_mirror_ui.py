@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import urllib.error
 import urllib.request
@@ -17,8 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.driver import StateSnapshot
-from companion.mirror import DEFAULT_PORT
 from companion.ui.mirror_badge import MenuWithBadge, MirrorBadge
+from tests.listening import listening_ports
 
 from .harness import Harness
 from .test_settings_ui import button, open_settings, stored
@@ -33,14 +32,6 @@ def fetch(url: str) -> tuple[int, bytes]:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, b""
-
-
-def listens(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=2).close()
-        return True
-    except ConnectionRefusedError:
-        return False
 
 
 def switch(ui: Harness, on: bool) -> Any:
@@ -65,7 +56,7 @@ def phones_part(ui: Harness) -> dict[str, Any]:
 
 def test_the_mirror_is_off_by_default_and_nothing_listens(ui: Harness) -> None:
     assert stored(ui, "mirror", "on") == "0" and ui.app.mirror_url == ""
-    assert not listens(DEFAULT_PORT)
+    assert listening_ports() == set()  # the app's own sockets: any port may be taken
     assert ui.screen.ids.mirror_badge.opacity == 0
 
 
@@ -77,7 +68,7 @@ def test_switched_on_the_phones_follow_every_command_and_switched_off_nothing_li
     url = ui.app.mirror_url
     assert stored(ui, "mirror", "on") == "1" and "/t/" + stored(ui, "mirror", "token") in url
     port = urlsplit(url).port
-    assert port is not None and listens(port)
+    assert port is not None and port in listening_ports()
     status, body = fetch(local(url) + "/state")
     first = json.loads(body)
     assert status == 200 and first["state"] == phones_part(ui)
@@ -95,7 +86,7 @@ def test_switched_on_the_phones_follow_every_command_and_switched_off_nothing_li
     assert fetch(local(ui.app.mirror_url))[0] == 200
     switch(ui, on=False)
     assert ui.app.mirror_url == "" and stored(ui, "mirror", "on") == "0"
-    assert not listens(port)
+    assert port not in listening_ports()
 
 
 @pytest.mark.skipif(shutil.which("zbarimg") is None,

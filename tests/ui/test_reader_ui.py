@@ -40,8 +40,9 @@ def reader_and_app(tmp_path: Path) -> Iterator[tuple[ReaderEmulator, Harness]]:
         device.close()
 
 
-def wait_until(ui: Harness, condition: Callable[[], Any], timeout: float = 8.0) -> None:
-    """Draw frames (the reader's events reach the app on Kivy's clock) until `condition`."""
+def wait_until(ui: Harness, condition: Callable[[], Any], timeout: float = 60.0) -> None:
+    """Draw frames (the reader's events reach the app on Kivy's clock) until `condition`;
+    the bound is generous, as a loaded machine draws slowly (a pass returns at once)."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "the app did not get there in time"
@@ -165,7 +166,7 @@ def test_a_pulled_cable_is_shown_and_the_reader_comes_back_by_itself(
     wait_until(ui, lambda: "disconnected" in ui.app.notice)
     assert "disconnected" in ui.app.reader_status
     device.replug()
-    wait_until(ui, lambda: "pn532 on" in ui.app.reader_status, timeout=12.0)
+    wait_until(ui, lambda: "pn532 on" in ui.app.reader_status)
     assert ui.app.notice == ""
     enrol(ui, TAG_A, "command", "done")
     physical_game(ui)

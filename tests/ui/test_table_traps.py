@@ -4,8 +4,6 @@ whose effect was never shown, banners that outlive an undo or pile up out of sig
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from companion.games.spirit_island.blight_cards import BLIGHT_CARDS
@@ -47,9 +45,9 @@ def test_two_taps_on_done_100_ms_apart_finish_one_step(ui: Harness, step: str, p
     start(ui)
     _to_step(ui, step, phase)
     undo_count = ui.state["undo_count"]
-    ui.use_the_real_clock()
+    ui.hold_the_clock()
     ui.tap_id("done")
-    time.sleep(0.1)
+    ui.later(0.1)
     ui.tap_id("done")  # the second finger lands on the step just begun
     assert ui.state["step"] == then
     assert ui.state["undo_count"] == undo_count + 1
@@ -60,7 +58,7 @@ def test_two_taps_on_done_100_ms_apart_finish_one_step(ui: Harness, step: str, p
 def test_space_pressed_twice_quickly_also_finishes_one_step(ui: Harness) -> None:
     start(ui)
     _to_step(ui, "growth")
-    ui.use_the_real_clock()
+    ui.hold_the_clock()
     ui.press_key(SPACE, " ")
     ui.press_key(SPACE, " ")
     assert ui.state["step"] == "gain_energy"
@@ -69,9 +67,9 @@ def test_space_pressed_twice_quickly_also_finishes_one_step(ui: Harness) -> None
 def test_a_tap_after_the_new_step_was_on_screen_a_moment_finishes_it(ui: Harness) -> None:
     start(ui)
     _to_step(ui, "growth")
-    ui.use_the_real_clock()
+    ui.hold_the_clock()
     ui.tap_id("done")
-    time.sleep(ui.app.screen("table").settle_seconds + 0.05)
+    ui.later(ui.app.screen("table").settle_seconds + 0.05)
     ui.tap_id("done")
     assert ui.state["step"] == "play_cards"
 
@@ -251,9 +249,9 @@ def test_two_quick_taps_on_done_card_resolved_do_not_also_finish_the_fear_step(
     _to_the_fear_step_with_one_card(ui)
     ui.tap_id("done")
     ui.pick("avoid-the-dahan")
-    ui.use_the_real_clock()
+    ui.hold_the_clock()
     ui.tap_id("done")  # resolves the card: the button now means "Done"
-    time.sleep(0.1)
+    ui.later(0.1)
     ui.tap_id("done")
     assert ui.state["fear"]["resolved"] == 1
     assert ui.state["step"] == "fear"

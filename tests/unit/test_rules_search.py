@@ -142,3 +142,28 @@ def test_a_broken_link_an_entry_missing_in_one_language_and_bad_toml_are_named(
     (broken / "de" / "sample.toml").write_text("[[entry]\nid = ", encoding="utf-8")
     with pytest.raises(CorpusError, match="sample.toml"):
         load_corpus(broken)
+
+
+def test_two_companions_building_the_cached_index_at_once_each_get_a_whole_one(
+        tmp_path: Path) -> None:
+    """The app, the mirror and a script may all start after an update and find no index: a
+    build never writes into, or moves, another's half-built file."""
+    corpus = load_corpus(write_corpus(tmp_path / "data"))
+    path = tmp_path / "cache" / "rules-index.sqlite3"
+    others: list[RulesIndex] = []
+
+    class BuiltMeanwhile(dict):  # type: ignore[type-arg]
+        """The corpus, with a second build run start to finish halfway through reading it."""
+
+        def values(self):  # type: ignore[no-untyped-def]
+            for number, entries in enumerate(super().values()):
+                if number == 1 and not others:
+                    others.append(RulesIndex.build(corpus, path, "same"))
+                yield entries
+
+    first = RulesIndex.build(BuiltMeanwhile(corpus), path, "same")
+    assert others
+    for index in (first, others[0], RulesIndex.build(corpus, path, "same")):
+        assert ids(index.search("Ödnis", "de"))[0] == "blight"
+        assert ids(index.search("presence", "en")) == ["presence"]
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no half-built file left
