@@ -15,8 +15,9 @@ every other button of the table, the pickers, panels and questions they open, a 
 one ends). The process's resident set (RSS) is read every `--sample-every` taps. After
 `--warm-up` taps (every screen, picker and panel has been built by then) the figures count:
 RSS at warm-up and at the end, the highest and lowest after it, the growth per 1,000 taps
-(least squares over the samples) and Kivy widgets alive at both ends. Goal: RSS after warm-up
-flat within ±15 MB.
+(least squares over the samples), Kivy widgets alive at both ends, and how long the full
+garbage collections took (each would be a pause, were it to fall in a tap). Goal: RSS after
+warm-up flat within ±15 MB.
 
 This machine may be shared: the load average is printed at the start and end of each game.
 """
@@ -24,8 +25,10 @@ This machine may be shared: the load average is printed at the start and end of 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -51,6 +54,22 @@ def slope_per_thousand(samples: list[tuple[int, float]]) -> float:
     return 1000 * sum((x - mean_x) * (y - mean_y) for x, y in samples) / spread_x
 
 
+class CollectorWatch:
+    """Times each full collection (generation 2) the app's process makes while it is on: the
+    pause a collection would put into a tap, were it to fall in one."""
+
+    def __init__(self) -> None:
+        self.full_ms: list[float] = []
+        self._started = 0.0
+        self.on = True
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self.on and info["generation"] == 2:
+            self.full_ms.append((time.perf_counter() - self._started) * 1000)
+
+
 def soak(game_id: str, taps: int, warm_up: int, sample_every: int, seed: int,
          folder: Path) -> dict[str, Any]:
     from tests.ui import soak as play
@@ -60,16 +79,22 @@ def soak(game_id: str, taps: int, warm_up: int, sample_every: int, seed: int,
     started = time.perf_counter()
     samples: list[tuple[int, float]] = []
     widgets_at_warm_up: dict[str, int] = {}
+    watch = CollectorWatch()
     with running_app(folder / game_id / "games.db") as harness:
         undo = play.as_on_the_pi(harness)
+        gc.callbacks.append(watch)
         try:
             for done in play.play(harness, game_id, taps, seed):
                 if done == warm_up:
+                    watch.on, watch.full_ms = False, []  # the counting's own collection
                     widgets_at_warm_up = dict(play.live_widgets())
+                    watch.on = True
                 if done >= warm_up and (done - warm_up) % sample_every == 0 or done == taps:
                     samples.append((done, play.rss_mb()))
+            watch.on = False
             widgets_at_end = dict(play.live_widgets())
         finally:
+            gc.callbacks.remove(watch)
             undo()
     after = [mb for done, mb in samples if done >= warm_up]
     at_warm_up = after[0]
@@ -83,6 +108,10 @@ def soak(game_id: str, taps: int, warm_up: int, sample_every: int, seed: int,
         "growth_mb_per_1000_taps": slope_per_thousand(
             [(done, mb) for done, mb in samples if done >= warm_up]),
         "widest_swing_mb": max(abs(mb - at_warm_up) for mb in after),
+        "full_collections_ms": {
+            "count": len(watch.full_ms),
+            "median": statistics.median(watch.full_ms) if watch.full_ms else 0.0,
+            "max": max(watch.full_ms, default=0.0)},
         "widgets": {"at_warm_up": sum(widgets_at_warm_up.values()),
                     "at_end": sum(widgets_at_end.values()),
                     "most_changed": dict(sorted(((n, c) for n, c in changed.items() if c),
@@ -149,6 +178,10 @@ def report_game(game_id: str, f: dict[str, Any]) -> None:
           f"(lowest {rss['lowest']:.1f}, highest {rss['highest']:.1f}); growth "
           f"{f['growth_mb_per_1000_taps']:+.2f} MB per 1,000 taps; widest swing from warm-up "
           f"{f['widest_swing_mb']:.1f} MB: goal ±{GOAL_FLAT_MB:.0f} MB {verdict}", flush=True)
+    full = f["full_collections_ms"]
+    print(f"  full collections after warm-up (the app's after each command among them): "
+          f"{full['count']}, median {full['median']:.1f} ms, longest {full['max']:.1f} ms",
+          flush=True)
     widgets = f["widgets"]
     changed = ", ".join(f"{name} {count:+d}" for name, count in widgets["most_changed"].items())
     print(f"  Kivy widgets alive at warm-up {widgets['at_warm_up']}, at the end "
