@@ -68,8 +68,8 @@ def live_widgets() -> Counter[str]:
 def as_on_the_pi(harness: Harness) -> Callable[[], None]:
     """Let the app collect garbage after each command as it does on the Pi (the harness leaves
     that out for tests), a moment after the command rather than seconds; build the screens
-    ahead as it does after its first frame. Returns what undoes it for the next app in this
-    process (and lets go of anything still frozen)."""
+    ahead as it does after its first frame, then every other screen. Returns what undoes it
+    for the next app in this process (and lets go of anything still frozen)."""
     from kivy.base import EventLoop
 
     from companion.ui import app as app_module
@@ -82,6 +82,11 @@ def as_on_the_pi(harness: Harness) -> Callable[[], None]:
         if harness.app._building_ahead is None:
             break
         EventLoop.idle()
+    # The rest of the screens too (settings, the other games' tables): a screen is built once
+    # and kept, so one built in the middle of the play would look like growth.
+    for name in [*app_module.SCREENS, *app_module.game_screens()]:
+        harness.app.screen(name)
+    harness.frames(2)
 
     def undo() -> None:
         app_module.IDLE_COLLECT_S = idle
