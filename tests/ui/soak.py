@@ -96,17 +96,26 @@ def as_on_the_pi(harness: Harness) -> Callable[[], None]:
 
 
 def visible(widget: Any) -> bool:
-    """Drawn and touchable: on the window, enabled, not faded out or folded to nothing."""
+    """Drawn and touchable: on the window (or in a list that scrolls), enabled, not faded out
+    or folded to nothing."""
     if widget.get_root_window() is None or widget.disabled:
         return False
     if widget.width < 1 or widget.height < 1:
         return False
+    from kivy.uix.scrollview import ScrollView
+
+    scrolls = False
     node = widget
     while node is not None and node is not node.parent:
         if getattr(node, "opacity", 1) <= 0:
             return False
+        scrolls = scrolls or isinstance(node, ScrollView)
         node = node.parent
-    return True
+    if scrolls:
+        return True  # the harness scrolls it into view first
+    x, y = widget.to_window(*widget.center)
+    width, height = widget.get_root_window().size
+    return bool(0 <= x <= width and 0 <= y <= height)
 
 
 def buttons_in(root: Any, leave_out: set[int] = frozenset()) -> list[Any]:  # type: ignore[assignment]
