@@ -191,20 +191,42 @@ def play(harness: Harness, game_id: str, taps: int, seed: int) -> Iterator[int]:
             back_to_the_table(harness, game_id)
         table = harness.screen
         leave_out = {id(table.ids[name]) for name in LEAVING_IDS if name in table.ids}
-        harness.tap(choose(rng, table, buttons_in(table, leave_out)))
+        buttons = buttons_in(table, leave_out)
+        button = choose(rng, table, buttons)
+        if in_the_window(harness, button):
+            harness.tap(button)
+        elif not tap_one_of(harness, rng, buttons):
+            raise RuntimeError(f"no button of {table.name} can be brought into view")
         done += 1
         yield done
         for _ in range(TAPS_IN_A_POPUP):
             popup = harness.popup()
             if popup is None or done >= taps:
                 break
-            inside = buttons_in(popup)
-            if not inside:
+            if not tap_one_of(harness, rng, buttons_in(popup)):
                 break
-            harness.tap(rng.choice(inside))
             done += 1
             yield done
         put_popups_away(harness)
+
+
+def in_the_window(harness: Harness, widget: Any) -> bool:
+    """Scrolled into view where it sits in a list: is its middle on the window?"""
+    harness.scroll_into_view(widget)
+    x, y = widget.to_window(*widget.center)
+    width, height = harness.window.size
+    return bool(0 <= x <= width and 0 <= y <= height)
+
+
+def tap_one_of(harness: Harness, rng: random.Random, buttons: list[Any]) -> bool:
+    """Tap one of `buttons` at random that can be brought into view; False if none can."""
+    left = list(buttons)
+    while left:
+        button = left.pop(rng.randrange(len(left)))
+        if in_the_window(harness, button):
+            harness.tap(button)
+            return True
+    return False
 
 
 def choose(rng: random.Random, table: Any, buttons: list[Any]) -> Any:
