@@ -15,7 +15,8 @@ every other button of the table, the pickers, panels and questions they open, a 
 one ends). The process's resident set (RSS) is read every `--sample-every` taps. After
 `--warm-up` taps (every screen, picker and panel has been built by then) the figures count:
 RSS at warm-up and at the end, the highest and lowest after it, the growth per 1,000 taps
-(least squares over the samples), Kivy widgets alive at both ends, and how long the full
+(least squares over the samples), Kivy widgets alive and objects frozen for the collector
+(gc.freeze: never given back) at both ends, and how long the full
 garbage collections took (each would be a pause, were it to fall in a tap). Goal: RSS after
 warm-up flat within ±15 MB.
 
@@ -79,6 +80,7 @@ def soak(game_id: str, taps: int, warm_up: int, sample_every: int, seed: int,
     started = time.perf_counter()
     samples: list[tuple[int, float]] = []
     widgets_at_warm_up: dict[str, int] = {}
+    frozen_at_warm_up = 0
     watch = CollectorWatch()
     with running_app(folder / game_id / "games.db") as harness:
         undo = play.as_on_the_pi(harness)
@@ -88,11 +90,13 @@ def soak(game_id: str, taps: int, warm_up: int, sample_every: int, seed: int,
                 if done == warm_up:
                     watch.on, watch.full_ms = False, []  # the counting's own collection
                     widgets_at_warm_up = dict(play.live_widgets())
+                    frozen_at_warm_up = play.frozen_objects()
                     watch.on = True
                 if done >= warm_up and (done - warm_up) % sample_every == 0 or done == taps:
                     samples.append((done, play.rss_mb()))
             watch.on = False
             widgets_at_end = dict(play.live_widgets())
+            frozen_at_end = play.frozen_objects()
         finally:
             gc.callbacks.remove(watch)
             undo()
@@ -112,6 +116,7 @@ def soak(game_id: str, taps: int, warm_up: int, sample_every: int, seed: int,
             "count": len(watch.full_ms),
             "median": statistics.median(watch.full_ms) if watch.full_ms else 0.0,
             "max": max(watch.full_ms, default=0.0)},
+        "frozen_objects": {"at_warm_up": frozen_at_warm_up, "at_end": frozen_at_end},
         "widgets": {"at_warm_up": sum(widgets_at_warm_up.values()),
                     "at_end": sum(widgets_at_end.values()),
                     "most_changed": dict(sorted(((n, c) for n, c in changed.items() if c),
@@ -185,7 +190,11 @@ def report_game(game_id: str, f: dict[str, Any]) -> None:
     widgets = f["widgets"]
     changed = ", ".join(f"{name} {count:+d}" for name, count in widgets["most_changed"].items())
     print(f"  Kivy widgets alive at warm-up {widgets['at_warm_up']}, at the end "
-          f"{widgets['at_end']}{': ' + changed if changed else ''}", flush=True)
+          f"{widgets['at_end']}{': ' + changed if changed else ''} (frozen ones left out)",
+          flush=True)
+    frozen = f["frozen_objects"]
+    print(f"  objects frozen for the collector (never given back) at warm-up "
+          f"{frozen['at_warm_up']}, at the end {frozen['at_end']}", flush=True)
 
 
 if __name__ == "__main__":

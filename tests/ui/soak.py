@@ -49,20 +49,21 @@ def rss_mb() -> float:
 
 
 def live_widgets() -> Counter[str]:
-    """Every Kivy widget still in memory, by class, after a full collection: those the
-    collector was told to leave alone (gc.freeze) included, since they are kept as surely."""
+    """The Kivy widgets in memory, by class, after a full collection. Those the app froze
+    (gc.freeze) are not among them: `frozen_objects` counts those."""
     from kivy.uix.widget import Widget
 
     gc.collect()
-    frozen = gc.get_freeze_count()
-    gc.unfreeze()  # the frozen objects are not among gc.get_objects()
-    try:
-        # type(), not isinstance: a weak proxy to a widget gone would raise.
-        return Counter(type(thing).__name__ for thing in gc.get_objects()
-                       if issubclass(type(thing), Widget))
-    finally:
-        if frozen:
-            gc.freeze()  # as they were: nothing has been collected since
+    # type(), not isinstance: a weak proxy to a widget gone would raise.
+    return Counter(type(thing).__name__ for thing in gc.get_objects()
+                   if issubclass(type(thing), Widget))
+
+
+def frozen_objects() -> int:
+    """Objects frozen (gc.freeze): the collector never walks them again, so one frozen and
+    then let go of is never given back. (Unfreezing to look at them and freezing again would
+    freeze whatever is alive at that moment: the measuring would make the leak it measures.)"""
+    return gc.get_freeze_count()
 
 
 def as_on_the_pi(harness: Harness) -> Callable[[], None]:

@@ -4,9 +4,10 @@ real window, with the app collecting garbage after each command as it does on th
 
 Every game with a table screen is played (tests/ui/soak.py starts its games through the
 screens and taps its table's own buttons), so a new game is covered without a line here. After
-a warm-up, in which every screen, picker and panel has been built once, the Kivy widgets alive
-(counted after a full collection, frozen ones included) must stay about as many as they were,
-and the process's resident memory may grow by a generous bound only: before this was fixed,
+a warm-up, in which every screen, picker and panel has been built once, nothing more may be
+frozen for the garbage collector (what is frozen is never collected), the Kivy widgets alive
+after a full collection must stay about as many as they were, and the process's resident
+memory may grow by a generous bound only: before this was fixed,
 each tap kept about 110 KB and several widgets for good. The long run, 10,000 taps with its
 figures, is the benchmark tests/benchmarks/bench_soak.py.
 """
@@ -23,7 +24,15 @@ from typing import Any
 import pytest
 
 from .harness import Harness
-from .soak import as_on_the_pi, live_widgets, play, put_popups_away, rss_mb, table_games
+from .soak import (
+    as_on_the_pi,
+    frozen_objects,
+    live_widgets,
+    play,
+    put_popups_away,
+    rss_mb,
+    table_games,
+)
 
 pytestmark = pytest.mark.ui
 
@@ -45,15 +54,18 @@ def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_i
     harness = Harness(tmp_path / "games.db")
     undo = as_on_the_pi(harness)
     try:
-        base: tuple[float, Counter[str]] | None = None
+        base: tuple[float, Counter[str], int] | None = None
 
         def check(done: int) -> None:
             nonlocal base
-            widgets, rss = live_widgets(), rss_mb()
+            widgets, frozen, rss = live_widgets(), frozen_objects(), rss_mb()
             if base is None:
-                base = rss, widgets
+                base = rss, widgets, frozen
                 return
-            base_rss, base_widgets = base
+            base_rss, base_widgets, base_frozen = base
+            assert frozen == base_frozen, (
+                f"{game_id}: {frozen - base_frozen} objects frozen from tap {WARM_UP} to tap "
+                f"{done}: none of them can ever be given back")
             grown = widgets.total() - base_widgets.total()
             most = (widgets - base_widgets).most_common(8)
             assert grown <= WIDGET_GROWTH, (
