@@ -63,7 +63,8 @@ def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_i
                 base = rss, widgets, frozen
                 return
             base_rss, base_widgets, base_frozen = base
-            assert frozen == base_frozen, (
+            # Fewer is fine: a frozen object whose last reference goes is still freed.
+            assert frozen <= base_frozen, (
                 f"{game_id}: {frozen - base_frozen} objects frozen from tap {WARM_UP} to tap "
                 f"{done}: none of them can ever be given back")
             grown = widgets.total() - base_widgets.total()
