@@ -187,7 +187,8 @@ def bench(args: list[str]) -> int:
                    "tests.benchmarks.bench_leviathan",
                    "tests.benchmarks.bench_ui", "tests.benchmarks.bench_taps",
                    "tests.benchmarks.bench_reader",
-                   "tests.benchmarks.bench_rules", "tests.benchmarks.bench_mirror"):
+                   "tests.benchmarks.bench_rules", "tests.benchmarks.bench_mirror",
+                   "tests.benchmarks.bench_soak"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
         if code != 0:
             return code

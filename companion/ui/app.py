@@ -465,7 +465,7 @@ class CompanionApp(App):
                             self._warm_table, self._cool_table, self.rules_index]
         if index >= len(steps):
             self._building_ahead = None
-            self._collect_while_idle(0)
+            self._freeze_what_lasts()
             return
         steps[index]()
         self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(index + 1), 0)
@@ -485,13 +485,21 @@ class CompanionApp(App):
             self._put_away()  # type: ignore[misc]
             self._put_away = None
 
-    def _collect_while_idle(self, _dt: float) -> None:
-        """Collect garbage while the players move pieces, then freeze what is left: it lives
-        on (screens, the game's undo history), and a collection in the middle of a tap then
-        walks only what came since (a full one took up to 0.17 s)."""
-        self._collecting = None
+    @staticmethod
+    def _freeze_what_lasts() -> None:
+        """Once the screens are built ahead: collect, then freeze what is left. The screens
+        live as long as the app, and a collection in the middle of a tap then walks only what
+        came since (a full one took up to 0.17 s). Only this once: an object frozen is never
+        collected, so what a tap builds and later lets go of (a picker, a panel, a row) must
+        never be frozen, or every tap would keep a little more memory for good."""
         gc.collect()
         gc.freeze()
+
+    def _collect_while_idle(self, _dt: float) -> None:
+        """Collect garbage while the players move pieces, so that a collection seldom falls in
+        a tap; what was built ahead is frozen and not walked again."""
+        self._collecting = None
+        gc.collect()
 
     def _collect_later(self) -> None:
         """A few seconds after the last command, when nobody is waiting for the screen."""

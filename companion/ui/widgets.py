@@ -250,6 +250,20 @@ class CardPicker(InstantPopup):
             self.when_picked(value)
 
 
+def reuse_rows(box: Any, pool: list[Any], count: int, make: Callable[[int], Any]) -> list[Any]:
+    """Show the first `count` widgets of `pool` in `box`, in order, building one only when the
+    pool has too few (`make(index)`); returns them for the caller to fill in. A box refilled
+    on every tap keeps the same widgets instead of building new ones each time."""
+    while len(pool) < count:
+        pool.append(make(len(pool)))
+    shown = pool[:count]
+    if list(reversed(box.children)) != shown:
+        box.clear_widgets()
+        for row in shown:
+            box.add_widget(row)
+    return shown
+
+
 def folded(text: str) -> str:
     """Lower case without accents, so "odnis" finds "Ödnis" and "peur" finds "Peur"."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())

@@ -37,6 +37,7 @@ from companion.ui.widgets import (
     InstantPopup,
     Stepper,
     TableMenu,
+    reuse_rows,
 )
 
 CATEGORIES = ("cards", "board", "glowworms", "companions", "trails")
@@ -182,6 +183,12 @@ class PlayerPanel(InstantPopup):
     boats = ListProperty([])
     """The island each boat is on."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        self._companion_rows: list[CompanionRow] = []
+        """The companions' row widgets: the panel stays open over many taps, and each
+        refills them rather than building new ones."""
+        super().__init__(**kwargs)
+
     def show(self, state: dict[str, Any]) -> None:
         if not is_glow(state):
             return
@@ -198,11 +205,10 @@ class PlayerPanel(InstantPopup):
             "spell": str(player["spells"])}
         for command, value in counters.items():
             self.ids[f"counter_{command}"].value = value
-        rows = self.ids.companions
-        rows.clear_widgets()
-        for companion in player["companions"]:
-            rows.add_widget(CompanionRow(card=companion["card"], panel=self,
-                                         text=companion_text(companion)))
+        shown = reuse_rows(self.ids.companions, self._companion_rows,
+                           len(player["companions"]), lambda _index: CompanionRow(panel=self))
+        for row, companion in zip(shown, player["companions"], strict=True):
+            row.card, row.text = companion["card"], companion_text(companion)
         self.camp_text = _("Camp: village worth {value}").format(value=player["camp"]) \
             if player["camp"] else _("Camp: on the start space")
         self.boats = list(player["boats"] or [])

@@ -32,7 +32,7 @@ from companion.games.leviathan_wilds.table_words import (
 )
 from companion.i18n import N_, _, ngettext
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, InstantPopup, TableMenu
+from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, reuse_rows
 
 CALM = "#5B3F8C"
 """A threat's calm half: the game's purple."""
@@ -251,6 +251,12 @@ class CrystalsPanel(InstantPopup):
     has_goals = BooleanProperty(False)
     """The game has win conditions or counters to show."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        self._goal_rows: list[GoalRow] = []
+        """The goals' row widgets: the panel stays open over many taps, and each refills
+        them rather than building new ones."""
+        super().__init__(**kwargs)
+
     def show(self, state: dict[str, Any]) -> None:
         self._crystals = state["crystals"]
         rows = self.ids.crystal_rows
@@ -262,18 +268,19 @@ class CrystalsPanel(InstantPopup):
         for row, crystal in zip(shown, self._crystals, strict=False):
             row.text = crystal_text(row.index + 1, crystal)
             row.shattered, row.corrupted = crystal["shattered"], crystal["corrupted"]
-        goals = self.ids.goal_rows
-        goals.clear_widgets()
-        for number, condition in enumerate(state["win_conditions"]):
-            label = condition["label"]
-            goals.add_widget(GoalRow(kind="condition", key=str(number), panel=self,
-                                     text=_("{condition} (met)").format(condition=label)
-                                     if condition["met"] else label, met=condition["met"]))
-        for name, value in state["counters"].items():
-            goals.add_widget(GoalRow(kind="counter", key=name, panel=self,
-                                     text=_("{counter}: {value}").format(counter=name,
-                                                                          value=value)))
-        self.has_goals = bool(goals.children)
+        goals = [{"kind": "condition", "key": str(number), "met": condition["met"],
+                  "text": _("{condition} (met)").format(condition=condition["label"])
+                  if condition["met"] else condition["label"]}
+                 for number, condition in enumerate(state["win_conditions"])]
+        goals += [{"kind": "counter", "key": name, "met": False,
+                   "text": _("{counter}: {value}").format(counter=name, value=value)}
+                  for name, value in state["counters"].items()]
+        shown = reuse_rows(self.ids.goal_rows, self._goal_rows, len(goals),
+                           lambda _index: GoalRow(panel=self))
+        for row, goal in zip(shown, goals, strict=True):
+            row.kind, row.key, row.text, row.met = (goal["kind"], goal["key"], goal["text"],
+                                                    goal["met"])
+        self.has_goals = bool(goals)
 
     def change(self, index: int, amount: int) -> None:
         """Turn the crystal's first die by `amount`: below 1 it is gone (the next die of a

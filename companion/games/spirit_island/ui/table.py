@@ -35,6 +35,7 @@ from companion.ui.widgets import (
     GrowLabel,
     TableMenu,
     ask_then,
+    reuse_rows,
 )
 
 from . import presenter
@@ -170,6 +171,8 @@ class TableScreen(Screen):
         self._button_changed_at = -1e9
         self._game: int | None = None
         self._banners: dict[str, presenter.Announcement] = {}
+        self._banner_lines: list[BannerLine] = []
+        """The banner's line widgets, refilled on every command (one a kind at most)."""
         self._announced: list[list[presenter.Announcement]] = []
         """What each command this screen carried out announced, oldest first (undo's order)."""
         self._taken_back: list[list[presenter.Announcement]] = []
@@ -327,10 +330,11 @@ class TableScreen(Screen):
         self._show_banners()
 
     def _show_banners(self) -> None:
-        rows = self.ids.banner_rows
-        rows.clear_widgets()
-        for line in self._banners.values():
-            rows.add_widget(BannerLine(text=line.text, kind=line.kind, scale=self.glance))
+        lines = list(self._banners.values())
+        shown = reuse_rows(self.ids.banner_rows, self._banner_lines, len(lines),
+                           lambda _index: BannerLine())
+        for widget, line in zip(shown, lines, strict=True):
+            widget.text, widget.kind, widget.scale = line.text, line.kind, self.glance
         self.banner = "\n".join(line.text for line in self._banners.values())
         self._fit_banners()
 

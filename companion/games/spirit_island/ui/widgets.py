@@ -24,7 +24,14 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import NEUTRAL_CARD, FitText, InstantPopup, folded, grid_for
+from companion.ui.widgets import (
+    NEUTRAL_CARD,
+    FitText,
+    InstantPopup,
+    folded,
+    grid_for,
+    reuse_rows,
+)
 
 from .presenter import CardFace
 
@@ -51,23 +58,25 @@ class CardTile(BoxLayout):
     """How much larger than at 800x480 the board is drawn."""
 
     def on_kv_post(self, *_: Any) -> None:
+        self._chips: list[TerrainChip] = []
+        """The chip widgets, refilled when another card lies here."""
         self.bind(face=self._show)
         self._show()
 
     def _show(self, *_: Any) -> None:
-        chips = self.ids.chips
-        chips.clear_widgets()
         face: CardFace | None = self.face
         self.caption = face.stage if face is not None else ""
         if face is None:
-            return
-        for chip in face.terrains:
-            chips.add_widget(TerrainChip(text=chip.name, background=rgba(chip.colour),
-                                         ink=rgba(chip.text_colour), scale=self.scale))
-        if not face.terrains:
-            chips.add_widget(TerrainChip(text=face.name, background=rgba(NEUTRAL_CARD),
-                                         ink=rgba(text_colour_on(NEUTRAL_CARD)),
-                                         scale=self.scale))
+            chips = []
+        elif face.terrains:
+            chips = [(chip.name, chip.colour, chip.text_colour) for chip in face.terrains]
+        else:
+            chips = [(face.name, NEUTRAL_CARD, text_colour_on(NEUTRAL_CARD))]
+        shown = reuse_rows(self.ids.chips, self._chips, len(chips),
+                           lambda _index: TerrainChip())
+        for widget, (name, colour, ink) in zip(shown, chips, strict=True):
+            widget.text, widget.background, widget.ink = name, rgba(colour), rgba(ink)
+            widget.scale = self.scale
 
     def on_scale(self, *_: Any) -> None:
         if "chips" in self.ids:
@@ -88,14 +97,16 @@ class SlotColumn(BoxLayout):
     """How much larger than at 800x480 the board is drawn."""
 
     def on_kv_post(self, *_: Any) -> None:
+        self._tiles: list[CardTile] = []
+        """The card widgets, refilled when the cards move (most Done taps, Undo, Redo)."""
         self.bind(faces=self._show)
         self._show()
 
     def _show(self, *_: Any) -> None:
-        tiles = self.ids.tiles
-        tiles.clear_widgets()
-        for face in self.faces or [None]:
-            tiles.add_widget(CardTile(face=face, scale=self.scale))
+        faces = self.faces or [None]
+        shown = reuse_rows(self.ids.tiles, self._tiles, len(faces), lambda _index: CardTile())
+        for tile, face in zip(shown, faces, strict=True):
+            tile.scale, tile.face = self.scale, face
 
     def on_scale(self, *_: Any) -> None:
         if "tiles" in self.ids:
@@ -238,14 +249,16 @@ class DeckPips(BoxLayout):
     """The size of the stage labels."""
 
     def on_kv_post(self, *_: Any) -> None:
+        self._rows: list[StageRunRow] = []
+        """The run widgets, refilled when the deck changes."""
         self.bind(runs=self._show)
         self._show()
 
     def _show(self, *_: Any) -> None:
-        self.clear_widgets()
-        for run in self.runs:
-            self.add_widget(StageRunRow(label=run.label, count=run.count, stage=run.stage,
-                                        font_size=self.font_size))
+        shown = reuse_rows(self, self._rows, len(self.runs), lambda _index: StageRunRow())
+        for row, run in zip(shown, self.runs, strict=True):
+            row.label, row.count, row.stage = run.label, run.count, run.stage
+            row.font_size = self.font_size
 
     def on_font_size(self, *_: Any) -> None:
         for row in self.children:

@@ -1,0 +1,137 @@
+"""An evening's taps give their memory back: what a tap opens is collected once closed, though
+the app collected garbage in between; and (slow) 2,000 taps of mixed play per game through the
+real window, with the app collecting garbage after each command as it does on the Pi.
+
+Every game with a table screen is played (tests/ui/soak.py starts its games through the
+screens and taps its table's own buttons), so a new game is covered without a line here. After
+a warm-up, in which every screen, picker and panel has been built once, nothing more may be
+frozen for the garbage collector (what is frozen is never collected), the Kivy widgets alive
+after a full collection must stay about as many as they were, and the process's resident
+memory may grow by a generous bound only: before this was fixed,
+each tap kept about 110 KB and several widgets for good. The long run, 10,000 taps with its
+figures, is the benchmark tests/benchmarks/bench_soak.py.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+import weakref
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Harness
+from .soak import (
+    as_on_the_pi,
+    frozen_objects,
+    live_widgets,
+    play,
+    put_popups_away,
+    rss_mb,
+    table_games,
+)
+
+pytestmark = pytest.mark.ui
+
+TAPS = 2_000
+WARM_UP = 300
+"""Taps before memory is measured: every screen, picker and panel has been built by then."""
+CHECK_EVERY = 250
+"""Taps between two checks: a leak fails the test early rather than after every tap."""
+RSS_GROWTH_MB = 40.0
+"""Generous: the heap settles in steps; a leak of 110 KB a tap passes it within 400 taps."""
+WIDGET_GROWTH = 150
+"""Widgets more than at warm-up that the table may show for the moment (cards on the board,
+lines on a banner, a bigger crystal row); a leak of several a tap passes it within 50 taps."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", table_games())
+def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_id: str) -> None:
+    harness = Harness(tmp_path / "games.db")
+    undo = as_on_the_pi(harness)
+    try:
+        base: tuple[float, Counter[str], int] | None = None
+
+        def check(done: int) -> None:
+            nonlocal base
+            widgets, frozen, rss = live_widgets(), frozen_objects(), rss_mb()
+            if base is None:
+                base = rss, widgets, frozen
+                return
+            base_rss, base_widgets, base_frozen = base
+            # Fewer is fine: a frozen object whose last reference goes is still freed.
+            assert frozen <= base_frozen, (
+                f"{game_id}: {frozen - base_frozen} objects frozen from tap {WARM_UP} to tap "
+                f"{done}: none of them can ever be given back")
+            grown = widgets.total() - base_widgets.total()
+            most = (widgets - base_widgets).most_common(8)
+            assert grown <= WIDGET_GROWTH, (
+                f"{game_id}: {grown} more widgets alive after {done} taps than after "
+                f"{WARM_UP}; the most: {most}")
+            assert rss - base_rss <= RSS_GROWTH_MB, (
+                f"{game_id}: resident memory grew {rss - base_rss:.1f} MB from tap {WARM_UP} "
+                f"to tap {done} ({base_rss:.1f} → {rss:.1f} MB)")
+
+        next_check = WARM_UP
+        for done in play(harness, game_id, TAPS, seed=25):
+            if done >= next_check and harness.popup() is None:
+                check(done)  # with no picker or panel open, as between two moves
+                next_check = done + CHECK_EVERY
+        put_popups_away(harness)
+        check(TAPS)
+        assert base is not None and next_check > WARM_UP + CHECK_EVERY
+    finally:
+        undo()
+        harness.close()
+
+
+def test_what_a_tap_opened_is_given_back_once_closed_though_the_app_collected_meanwhile(
+        ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.ui import app as app_module
+
+    # The app collects garbage a moment after each command, as on the Pi (not seconds).
+    monkeypatch.setattr(app_module, "IDLE_COLLECT_S", 0.01)
+    ui.app.builds_ahead = True
+    try:
+        assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 11})
+        ui.app.show("table")
+        ui.frames(3)
+        ui.tap_id("fear")  # the sentences behind the fear panel, in a popup
+        opened = ui.popup()
+        assert opened is not None
+        popup = weakref.ref(opened)
+        del opened
+        # A command while it is open (a card laid on the reader): the collection follows.
+        assert ui.app.send({"cmd": "fear", "amount": 1})
+        assert ui.app._collecting is not None
+        deadline = time.monotonic() + 30
+        while ui.app._collecting is not None and time.monotonic() < deadline:
+            ui.frames(1)
+        assert ui.app._collecting is None, "the app did not collect after the command"
+        ui.popup().dismiss()
+        ui.frames(3)
+        gc.collect()
+        assert popup() is None, "the closed popup is still in memory"
+    finally:
+        gc.unfreeze()
+
+
+def test_the_banner_refills_its_lines_rather_than_building_new_ones_per_tap(ui: Harness) -> None:
+    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 11})
+    ui.app.show("table")
+    ui.frames(3)
+    ui.tap_id("done")  # initial explore done: growth
+    rows = ui.app.screen("table").ids.banner_rows
+    seen: dict[int, Any] = {}  # kept, so that no id is used again
+    most = 0
+    for control in ("city",) * 4 + ("undo", "redo") * 4:
+        ui.tap_id(control)
+        seen.update((id(line), line) for line in rows.children)
+        most = max(most, len(rows.children))
+    assert any("Fear card earned" in line for line in ui.banner_lines())
+    # Every widget that showed a line was needed at one moment: none was built per tap.
+    assert len(seen) == most, f"{len(seen)} line widgets for at most {most} lines at once"
