@@ -10,6 +10,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,7 +38,8 @@ def start_xvfb(screen: str) -> tuple[subprocess.Popen[bytes], str]:
     read_end, write_end = os.pipe()
     process = subprocess.Popen(
         [xvfb, "-displayfd", str(write_end), "-screen", "0", screen, "-nolisten", "tcp"],
-        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=die_with_parent)
     os.close(write_end)
     with os.fdopen(read_end) as pipe:
         number = pipe.readline().strip()
@@ -45,6 +47,17 @@ def start_xvfb(screen: str) -> tuple[subprocess.Popen[bytes], str]:
         process.kill()
         raise RuntimeError("Xvfb did not start")
     return process, f":{number}"
+
+
+def die_with_parent() -> None:
+    """In the child, before exec: end when the process that started it ends, even by SIGKILL
+    (a test run stopped by a time limit would otherwise leave its Xvfb running for good)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def prepare(kivy_home: Path) -> None:

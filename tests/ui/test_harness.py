@@ -3,6 +3,12 @@ and whatever is still moving on the screen."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 from kivy.uix.scrollview import ScrollView
 
@@ -32,3 +38,41 @@ def test_a_tap_in_a_panel_still_scrolling_lands_on_its_button(ui: Harness) -> No
     view.effect_y.trigger_velocity_update()
     ui.tap(plus)
     assert ui.state["crystals"][0]["dice"] == [4]
+
+
+def test_an_xvfb_ends_with_the_test_run_that_started_it_even_when_that_run_is_killed(
+        tmp_path: Path) -> None:
+    """A test run stopped by a time limit (SIGKILL) must not leave its Xvfb behind."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("no Xvfb")
+    pid_file = tmp_path / "xvfb.pid"
+    starter = subprocess.Popen([sys.executable, "-c", (
+        "import pathlib, sys, time\n"
+        "from tests.ui.harness import start_xvfb\n"
+        "process, _ = start_xvfb('64x64x24')\n"
+        f"pathlib.Path({str(pid_file)!r}).write_text(str(process.pid))\n"
+        "time.sleep(600)\n")], cwd=Path(__file__).resolve().parents[2])
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert starter.poll() is None, "the starter ended before Xvfb ran"
+            assert time.monotonic() < deadline, "Xvfb did not start within a minute"
+            time.sleep(0.05)
+        xvfb_pid = int(pid_file.read_text())
+        assert alive(xvfb_pid)
+    finally:
+        starter.kill()
+        starter.wait()
+    deadline = time.monotonic() + 30
+    while alive(xvfb_pid):
+        assert time.monotonic() < deadline, "Xvfb outlived the run that started it"
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """The process is running (a zombie, ended but not yet reaped by init, counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
