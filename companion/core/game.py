@@ -121,7 +121,22 @@ class Setting:
     help: str = ""
     """One line under the title, in English."""
     default: str = "0"
-    """Its value in a new companion.ini."""
+    """Its value in a new companion.ini; also what it is while its game is not played."""
+
+    def value(self, stored: object) -> bool | int:
+        """What a stored text means: a switch on or off, a whole number from 0 (a hand-edited
+        file's nonsense reads as the default)."""
+        text = str(stored).strip()
+        if self.kind == "switch":
+            return text in ("1", "True", "true", "on")
+        try:
+            return max(0, int(float(text)))
+        except (ValueError, OverflowError):
+            return self.value(self.default) if text != str(self.default) else 0
+
+    def is_on(self, stored: object) -> bool:
+        """It does something: a switch on, a number above 0."""
+        return bool(self.value(stored))
 
 
 @dataclass(frozen=True)

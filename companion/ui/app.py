@@ -31,6 +31,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
+from ..core.game import Setting
 from ..i18n import N_, _
 from ..resources import layouts_dir
 from . import charts, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, mirror_badge, widgets: named in kv)
@@ -79,11 +80,10 @@ LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
 
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 
-# The settings in companion.ini: their sections and keys are those of earlier versions, whose
-# files must keep working. spirit_one_step: the Spirit phase's steps as one (1) or three (0).
+# The app's settings in companion.ini: their sections and keys are those of earlier versions,
+# whose files must keep working. Each game's own (`Game.settings`) are added from the registry.
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
-            "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0, "spirit_one_step": 0,
-            "rotation": "", "night_dim": 1}
+            "fullscreen": 0, "rotation": "", "night_dim": 1}
 """rotation: "" follows COMPANION_ROTATION (the installer's --rotate), else 0/90/180/270.
 night_dim: turn the panel's backlight down with the night theme, where it can be set."""
 
@@ -135,12 +135,6 @@ class CompanionApp(App):
     """The theme's colours as Kivy RGBA lists, by role."""
     confirm_destructive = BooleanProperty(True)
     """Ask before abandoning, declaring defeat or deleting history."""
-    spirit_timer = BooleanProperty(False)
-    """Show the Spirit-phase timer."""
-    spirit_timer_limit = NumericProperty(0)
-    """The Spirit phase's limit in minutes (0: none)."""
-    spirit_one_step = BooleanProperty(False)
-    """Growth, energy and cards are one step on the table (one prompt, one tap)."""
     service = ObjectProperty(None)
     """The game service the app drives."""
     reader_status = StringProperty("Card reader: off")
@@ -207,6 +201,23 @@ class CompanionApp(App):
         config.setdefaults("reader", READER_DEFAULTS)
         config.setdefaults("newgame", NEW_GAME_DEFAULTS)
         config.setdefaults("mirror", MIRROR_DEFAULTS)
+        for setting in all_game_settings():
+            section, option = setting.key.split("/")
+            config.setdefaults(section, {option: setting.default})
+
+    def game_in_play(self) -> str:
+        """The id of the game being played: the game shown is unfinished; "" when none is."""
+        state = self.game_state
+        return str(state.get("title", "")) if state and screens.unfinished(state) else ""
+
+    def game_setting(self, game_id: str, key: str) -> bool | int:
+        """One of `game_id`'s own settings (its `Setting.key`, "section/option") as it acts
+        now: as stored while that game is played, its default otherwise, so that nothing of a
+        game acts while another is played. KeyError for a setting the game does not have."""
+        setting = game_setting_named(game_id, key)
+        if game_id != self.game_in_play():
+            return setting.value(setting.default)
+        return setting.value(self.config.get(*key.split("/")))
 
     def open_settings(self, *_args: Any) -> bool:
         """Show the settings screen (Home's and the table menu's Settings, F1). False when it
@@ -324,12 +335,6 @@ class CompanionApp(App):
         self.colours = {role: rgba(colour) for role, colour in theme.items()}
         Window.clearcolor = self.colours["background"]
         self.confirm_destructive = section.get("confirm", "1") in ("1", 1, True, "True")
-        self.spirit_timer = section.get("spirit_timer", "0") in ("1", 1, True, "True")
-        try:
-            self.spirit_timer_limit = max(0, int(float(section.get("spirit_timer_limit", 0))))
-        except ValueError:
-            self.spirit_timer_limit = 0
-        self.spirit_one_step = section.get("spirit_one_step", "0") in ("1", 1, True, "True")
         if self.table_name() and self.screens_built(self.table_name()) and self.game_state:
             self.screen(self.table_name()).refresh(self.game_state, [])
         if not draws_on_screen():  # without a desktop the window is the whole screen anyway
@@ -680,6 +685,23 @@ class CompanionApp(App):
         key_pressed = getattr(self.screen(table), "key_pressed", None)
         ctrl = "ctrl" in modifiers or "meta" in modifiers
         return bool(key_pressed(key, codepoint, ctrl)) if key_pressed is not None else False
+
+
+def all_game_settings() -> list[Setting]:
+    """Every game's own settings, in the registry's order."""
+    from ..games.registry import GAMES
+
+    return [setting for game in GAMES.values() for setting in game.settings]
+
+
+def game_setting_named(game_id: str, key: str) -> Setting:
+    """The setting `key` of the game `game_id`; KeyError when that game has none of the name."""
+    from ..games.registry import GAMES
+
+    for setting in GAMES[game_id].settings:
+        if setting.key == key:
+            return setting
+    raise KeyError(f"{game_id} has no setting {key!r}")
 
 
 def table_screen_name(game_id: object) -> str:

@@ -84,10 +84,10 @@ def test_the_stepper_sets_the_spirit_phase_limit_in_the_settings_file(ui: Harnes
     for _ in range(3):
         ui.tap(plus)
     assert stored(ui, "companion", "spirit_timer_limit") == "3"
-    assert ui.app.spirit_timer_limit == 3
+    assert stepper.value == 3
     ui.tap(button(ui, "-", stepper))
     assert stored(ui, "companion", "spirit_timer_limit") == "2"
-    assert ui.app.spirit_timer_limit == 2
+    assert stepper.value == 2
     ui.tap(button(ui, "On", settings.ids.spirit_one_step))
     assert stored(ui, "companion", "spirit_one_step") == "1"
     ui.tap(button(ui, "Night", settings.ids.theme))
