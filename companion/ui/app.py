@@ -35,6 +35,7 @@ from ..core.game import Setting
 from ..i18n import N_, _
 from ..resources import layouts_dir
 from . import charts, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, mirror_badge, widgets: named in kv)
+from .boundary import ScreenBoundary
 from .launch import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
@@ -50,6 +51,7 @@ log = logging.getLogger(__name__)
 LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
 MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
+BOUNDARY_FILE = "boundary.kv"  # the panel after a screen's code failed
 # Each shared screen: its class and its layout file. A screen (and its file) is built the first
 # time it is needed, so the app shows Home without paying for the table, the setup form and the
 # rest; the table is then built while the players look at Home. A game's own screens (its table,
@@ -188,6 +190,8 @@ class CompanionApp(App):
         self._mirror: Any = None
         self._command_events: list[dict[str, Any]] | None = None
         """The events of the command whose state is published next (None: no command's)."""
+        self.boundary = ScreenBoundary(self)
+        """Where a screen's failure ends: a panel, the log, and the app goes on."""
 
     # --- configuration ---
 
@@ -433,6 +437,8 @@ class CompanionApp(App):
         self._read_expansions()
         _load_layout(STYLE_FILE)
         _load_layout(MIRROR_FILE)
+        _load_layout(BOUNDARY_FILE)
+        self.boundary.install()
         self.bind(game_state=self.publish_to_mirror)
         root = AppRoot()
         self.screens: ScreenManager = root.ids.screens
@@ -515,6 +521,7 @@ class CompanionApp(App):
         self._collecting = Clock.schedule_once(self._collect_while_idle, IDLE_COLLECT_S)
 
     def on_stop(self) -> None:
+        self.boundary.remove()
         self.reader_link.stop()
         if self._mirror is not None:
             self._mirror.switch_off()
@@ -581,11 +588,16 @@ class CompanionApp(App):
             return answer
         self.notice = ""
         self._collect_later()
-        self._command_events = answer["events"]  # the phones' banner (publish_to_mirror)
-        self.game_state = answer["state"] or {}
-        self._command_events = None  # published (or the state did not change: nothing to)
-        if self.table_name():  # a game this app has a table for (scripts play the others)
-            self.screen(self.table_name()).refresh(self.game_state, answer["events"])
+        try:
+            self._command_events = answer["events"]  # the phones' banner (publish_to_mirror)
+            self.game_state = answer["state"] or {}
+            self._command_events = None  # published (or the state did not change: nothing to)
+            if self.table_name():  # a game this app has a table for (scripts play the others)
+                self.screen(self.table_name()).refresh(self.game_state, answer["events"])
+        except Exception as error:  # the command is on disk: only the screen went wrong
+            self._command_events = None
+            if not self.boundary.failed(error, f"showing {command.get('cmd')!r}"):
+                raise
         return answer
 
     def catalogue_of(self, game_id: str) -> dict[str, Any]:
