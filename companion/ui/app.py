@@ -156,7 +156,7 @@ class CompanionApp(App):
                  notices: list[str] | None = None,
                  open_service: Callable[[], GameService] | None = None,
                  when_ready: Callable[[], object] | None = None,
-                 backlight: Backlight | None = None,
+                 backlight: Backlight | None = None, safe_start: int = 0,
                  **kwargs: Any) -> None:
         """The app over `service`, or over the one `open_service` opens once the first frame
         is on the screen (the database and its library cost a sixth of the start).
@@ -164,10 +164,15 @@ class CompanionApp(App):
         moved aside is told from the service's store).
         `when_ready`: called once the first frame is on the screen and the games are open
         (the appliance tells systemd it is up). `backlight`: the panel's light, dimmed with
-        the night theme (None: a screen whose light the app cannot set)."""
+        the night theme (None: a screen whose light the app cannot set). `safe_start`: how many
+        starts in a row died just after starting (0: this is a plain start); the service was
+        opened without resuming, and Home says so and offers the last game."""
         from ..games.registry import DEFAULT_GAME, GAMES
 
         self._config_dir = config_dir
+        self.safe_start = safe_start
+        self.held_game: int | None = None
+        """After a safe start: the game the table was last playing, saved and not resumed."""
         super().__init__(**kwargs)
         self.driver: ScriptDriver | None = None
         self._open_service = open_service
@@ -380,6 +385,12 @@ class CompanionApp(App):
     def _show_start_notices(self) -> None:
         if self.service is None:
             return
+        if self.safe_start:
+            if not self.game_state:
+                self.held_game = self.service.store.current_game()
+                if self.screens_built("home"):
+                    self.screen("home").refresh()
+            Clock.schedule_once(lambda _dt: self.tell_safe_start(), 0)
         notices = list(self.start_notices)
         if getattr(self.service, "unreadable_games", None):
             notices.insert(0, _(GAMES_SET_ASIDE))
@@ -397,6 +408,40 @@ class CompanionApp(App):
             notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))
         if notices:
             self.notice = " ".join(notices)
+
+    def tell_safe_start(self) -> None:
+        """Over Home: what happened, the settings switched on (each with Off) and Resume."""
+        from .boundary import SafeStartPanel
+
+        if _popup_open():
+            return
+        SafeStartPanel(stops=self.safe_start).open(animation=False)
+
+    def held_game_name(self) -> str:
+        """The name of the game a safe start left waiting, in the language in use ("")."""
+        if self.held_game is None or self.service is None:
+            return ""
+        title = self.service.store.game(self.held_game).get("title", "")
+        return _(self.game_names.get(title, title))
+
+    def resume_held_game(self) -> bool:
+        """Go back into the game a safe start left waiting; False when it cannot be."""
+        if self.held_game is None:
+            return False
+        answer = self.service_call({"cmd": "resume", "game": self.held_game})
+        if not answer["ok"]:
+            return False
+        self.held_game = None
+        self.reload_state()
+        return True
+
+    def game_settings_on(self) -> list[tuple[str, Setting]]:
+        """Every game's settings that are switched on, with the game's id, in the registry's
+        order (a safe start lists them, each with a way to switch it off)."""
+        from ..games.registry import GAMES
+
+        return [(game.id, setting) for game in GAMES.values() for setting in game.settings
+                if setting.is_on(self.config.get(*setting.key.split("/")))]
 
     # --- what the new-game screen remembers ---
 

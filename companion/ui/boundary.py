@@ -16,7 +16,8 @@ from collections import deque
 from typing import Any
 
 from kivy.base import ExceptionHandler, ExceptionManager
-from kivy.properties import BooleanProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 
 from ..i18n import N_
 from .widgets import InstantPopup
@@ -119,3 +120,78 @@ class ScreenBoundary(ExceptionHandler):
         self._panel.can_undo = bool(state.get("can_undo"))
         if self._panel.parent is None:
             self._panel.open(animation=False)
+
+
+SAFE_START = N_("The companion stopped {count} times just after it started, so this time it "
+                "did not go back into the last game. Nothing is lost: the game is saved.")
+SETTINGS_ON = N_("Switched on now (one of these may be what stopped it):")
+RESUME_HELD = N_("Resume {game}")
+
+
+class SafeStartPanel(InstantPopup):
+    """Over Home after a safe start: what happened, the games' settings switched on (each with
+    Off), and Resume, Settings and Close (layout in layouts/boundary.kv)."""
+
+    stops = NumericProperty(0)
+    """How many starts in a row died just after starting."""
+    message = StringProperty("")
+    """What happened, in the players' words."""
+    resume_text = StringProperty("")
+    """The Resume button's words; "" when no game waits."""
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        from kivy.app import App
+        from kivy.factory import Factory
+
+        from ..i18n import _
+
+        app = App.get_running_app()
+        self.message = _(SAFE_START).format(count=int(self.stops))
+        name = app.held_game_name()
+        self.resume_text = _(RESUME_HELD).format(game=name) if name else ""
+        rows = self.ids.settings_on
+        rows.clear_widgets()
+        switched_on = app.game_settings_on()
+        if switched_on:
+            rows.add_widget(Factory.SafeStartHeading(text=_(SETTINGS_ON)))
+        for game_id, setting in switched_on:
+            row = Factory.SafeStartSetting(
+                text=f"{_(app.game_names[game_id])}: {_(setting.label)}", key=setting.key)
+            row.bind(on_switch_off=lambda row, *_args: self.switch_off(row.key))
+            rows.add_widget(row)
+
+    def switch_off(self, key: str) -> None:
+        from kivy.app import App
+
+        section, option = key.split("/")
+        App.get_running_app().change_setting(section, option, "0")  # off, for either kind
+        self.refresh()
+
+    def resume(self) -> None:
+        from kivy.app import App
+
+        self.dismiss()
+        App.get_running_app().screen("home").resume()
+
+    def settings(self) -> None:
+        from kivy.app import App
+
+        self.dismiss()
+        App.get_running_app().open_settings()
+
+
+class SafeStartSetting(BoxLayout):
+    """One setting switched on, with its Off button (`on_switch_off`)."""
+
+    text = StringProperty("")
+    """The game's name and the setting's."""
+    key = StringProperty("")
+    """The setting's "section/option"."""
+
+    __events__ = ("on_switch_off",)
+
+    def on_switch_off(self) -> None:
+        """Off was tapped."""

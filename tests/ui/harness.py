@@ -64,7 +64,7 @@ class Harness:
 
     def __init__(self, db_path: Path, size: tuple[int, int] = (800, 480),
                  build_ahead: bool = False, open_database_later: bool = False,
-                 backlight: Any = None) -> None:
+                 backlight: Any = None, safe_start: int = 0) -> None:
         from kivy.base import EventLoop
         from kivy.core.window import Window
 
@@ -80,8 +80,10 @@ class Harness:
             self.app = CompanionApp(config_dir=db_path.parent, backlight=backlight,
                                     open_service=lambda: build_service(db_path)[0])
         else:
-            self.app = CompanionApp(build_service(db_path)[0], config_dir=db_path.parent,
-                                    backlight=backlight)
+            # A safe start (after `safe_start` early deaths) leaves the last game unresumed.
+            self.app = CompanionApp(build_service(db_path, resume=not safe_start)[0],
+                                    config_dir=db_path.parent, backlight=backlight,
+                                    safe_start=safe_start)
         self.app.builds_ahead = build_ahead  # else each test would build every screen
         self.app._run_prepare()  # what App.run() does before its loop, which the test drives
         self.frames(3)
