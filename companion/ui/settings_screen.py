@@ -192,6 +192,7 @@ class SettingsScreen(Screen):
             self.show_game_settings()
         self.refresh()
         self.find_ports()
+        self.ids.scroll.scroll_y = 1  # from the top, the language first, each time it opens
 
     def refresh(self) -> None:
         config = app().config
