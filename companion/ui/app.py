@@ -528,9 +528,13 @@ class CompanionApp(App):
 
     def _warm_table(self) -> None:
         """Let the default game's table prepare what it opens later (Spirit Island's builds its
-        fear-card picker unseen), while nothing else is open."""
+        fear-card picker unseen), while nothing else is open, and no other game is played:
+        nothing of one game runs while another is played."""
+        from ..games.registry import DEFAULT_GAME
+
         self._put_away: Callable[[], None] | None = None
-        if _popup_open() or not self.screen_known(DEFAULT_TABLE):
+        if _popup_open() or not self.screen_known(DEFAULT_TABLE) \
+                or self.game_in_play() not in ("", DEFAULT_GAME):
             return
         warm_up = getattr(self.screen(DEFAULT_TABLE), "warm_up", None)
         if warm_up is not None:

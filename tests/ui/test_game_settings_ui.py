@@ -4,11 +4,12 @@ another is played. Played through the real window for every registered game."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from companion.games.registry import GAMES
+from companion.games.registry import DEFAULT_GAME, GAMES
 
 from .any_game import (
     code_run_of,
@@ -136,3 +137,29 @@ def _game_headings(settings: object) -> list[str]:
     box = settings.ids.game_settings  # type: ignore[attr-defined]
     return [child.text for child in reversed(box.children)
             if type(child).__name__ == "SettingHeading"]
+
+
+@pytest.mark.parametrize("game_id", [game_id for game_id in GAMES if game_id != DEFAULT_GAME])
+def test_building_ahead_runs_no_other_games_code_while_a_game_is_played(
+        tmp_path: Path, game_id: str) -> None:
+    """The default game's table warms up its pickers while Home is looked at, unless another
+    game is being played (resumed at the start)."""
+    db = tmp_path / "games.db"
+    ui = Harness(db)
+    try:
+        start_from_home(ui, game_id)
+    finally:
+        ui.close()
+    again = Harness(db, build_ahead=True)
+    try:
+        assert again.app.game_in_play() == game_id
+        with code_run_of([GAMES[DEFAULT_GAME]]) as ran:
+            deadline = time.monotonic() + 300
+            again.frames(3)
+            while again.app._building_ahead is not None:
+                assert time.monotonic() < deadline, "building ahead never ended"
+                again.frames(1)
+        warmed = [call for call in ran if call.endswith((":warm_up", ":fear_picker"))]
+        assert warmed == [], warmed
+    finally:
+        again.close()
