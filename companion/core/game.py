@@ -228,7 +228,9 @@ class Game:
     """The rules lookup's step for this moment of the game, from the state as `view` shows it
     (e.g. "glow/noon"), or None when no help fits; the table's "?" opens its help."""
     settings: tuple[Setting, ...] = ()
-    """Its own settings, shown under its name on the settings screen."""
+    """Its own settings, shown under its name on the settings screen while it is played (every
+    game's while none is). Its screens read them through the app's `game_setting(game id,
+    key)`, which gives each its default while another game is played: they act only here."""
     command_to_dict: Callable[[Any], dict[str, Any]] = command_to_dict
     """`parse_command`'s inverse, for the log and snapshots (the core's fits commands whose
     fields are plain JSON values)."""
