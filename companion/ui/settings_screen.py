@@ -30,17 +30,21 @@ from .launch import screen_rotation
 from .widgets import FitButton, InstantPopup
 
 # The settings the screen shows: "section/key" as in companion.ini; each game's own
-# (`Game.settings`) follow, under its name.
+# (`Game.settings`) follow, under its name: only the game's in play, or, while no game is
+# played, every game's (chosen ahead for the next game; they act only while it is played).
 SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
                "companion/confirm", "companion/fullscreen", "companion/rotation",
                "companion/night_dim", "reader/port", "reader/family", "reader/line_pattern",
                "mirror/on")
 
 
-def games_with_settings() -> list[Game]:
+def games_with_settings(in_play: str = "") -> list[Game]:
+    """The games whose settings the screen shows: the one in play (`in_play`, its id), or every
+    game with settings while none is played."""
     from ..games.registry import GAMES
 
-    return [game for game in GAMES.values() if game.settings]
+    return [game for game in GAMES.values()
+            if game.settings and (not in_play or game.id == in_play)]
 
 
 KEYS = SHARED_KEYS + tuple(setting.key for game in games_with_settings()
@@ -184,8 +188,11 @@ class SettingsScreen(Screen):
         self.bind(size=self._fit_game_settings)
 
     def on_pre_enter(self, *_args: Any) -> None:
+        if self._games_shown != app().game_in_play():
+            self.show_game_settings()
         self.refresh()
         self.find_ports()
+        self.ids.scroll.scroll_y = 1  # from the top, the language first, each time it opens
 
     def refresh(self) -> None:
         config = app().config
@@ -213,9 +220,12 @@ class SettingsScreen(Screen):
         widgets: a switch as On and Off, a number with − and +."""
         box = self.ids.game_settings
         box.clear_widgets()
+        for setting, _control in getattr(self, "_game_controls", []):
+            self.ids.pop(setting.key.split("/")[1], None)
         self._game_controls: list[tuple[Setting, Any]] = []
         self._game_rows: list[Any] = []
-        for game in games_with_settings():
+        self._games_shown = app().game_in_play()
+        for game in games_with_settings(self._games_shown):
             box.add_widget(Factory.SettingHeading(text=_(game.name)))
             for setting in game.settings:
                 row, control = self._setting_row(setting)

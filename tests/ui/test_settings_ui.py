@@ -77,6 +77,19 @@ def test_changing_the_language_leaves_the_settings_closable_and_reopenable(
     assert ui.screen.ids.undo.text == "Undo"
 
 
+def test_the_settings_open_at_the_top_each_time(ui: Harness) -> None:
+    settings = open_settings(ui)
+    ui.tap(button(ui, "Find out by itself", settings.ids.family))  # far down: scrolled there
+    assert settings.ids.scroll.scroll_y < 0.5
+    ui.tap_id("close")
+    open_settings(ui)
+    ui.frames(3)
+    language = settings.ids.language
+    top = settings.ids.scroll.to_window(0, settings.ids.scroll.top)[1]
+    assert settings.ids.scroll.scroll_y == 1
+    assert language.to_window(0, language.top)[1] <= top + 1  # Language is in view
+
+
 def test_the_stepper_sets_the_spirit_phase_limit_in_the_settings_file(ui: Harness) -> None:
     settings = open_settings(ui)
     stepper = settings.ids.spirit_timer_limit
@@ -84,10 +97,10 @@ def test_the_stepper_sets_the_spirit_phase_limit_in_the_settings_file(ui: Harnes
     for _ in range(3):
         ui.tap(plus)
     assert stored(ui, "companion", "spirit_timer_limit") == "3"
-    assert ui.app.spirit_timer_limit == 3
+    assert stepper.value == 3
     ui.tap(button(ui, "-", stepper))
     assert stored(ui, "companion", "spirit_timer_limit") == "2"
-    assert ui.app.spirit_timer_limit == 2
+    assert stepper.value == 2
     ui.tap(button(ui, "On", settings.ids.spirit_one_step))
     assert stored(ui, "companion", "spirit_one_step") == "1"
     ui.tap(button(ui, "Night", settings.ids.theme))

@@ -38,6 +38,7 @@ from companion.ui.widgets import (
     reuse_rows,
 )
 
+from ..definition import SPIRIT_ISLAND
 from . import presenter
 from .presenter import ROMAN, TableView
 from .widgets import FearCardPicker
@@ -183,10 +184,26 @@ class TableScreen(Screen):
         self._fear_picker_language = ""
         self._over = False
         """The game was over when last shown."""
+        self._ticker: Any = None
+        """The Spirit-phase timer's clock: it ticks only while this table is on the screen,
+        so nothing of Spirit Island runs while another game is played."""
+
+    def on_enter(self, *_args: Any) -> None:
+        self.stop_timer()
         self._ticker = Clock.schedule_interval(self._tick, 1)
 
+    def on_leave(self, *_args: Any) -> None:
+        self.stop_timer()
+
     def stop_timer(self) -> None:
-        self._ticker.cancel()
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    @staticmethod
+    def setting(key: str) -> Any:
+        """One of Spirit Island's settings as it acts now (off while another game is played)."""
+        return app().game_setting(SPIRIT_ISLAND.id, f"companion/{key}")
 
     # --- what the shared screens ask of a game's table ---
 
@@ -408,13 +425,13 @@ class TableScreen(Screen):
                 Clock.schedule_once(lambda *_: self.act(tapped=False), 0)
 
     def _tick(self, *_args: Any) -> None:
-        state = app().game_state if app() else None
-        if not (app() and app().spirit_timer and state and state["phase"] == "spirit"
-                and self._spirit_started is not None):
+        # The setting is off unless Spirit Island is played: only then is the state its own.
+        state = app().game_state if app() and self.setting("spirit_timer") else None
+        if not (state and state.get("phase") == "spirit" and self._spirit_started is not None):
             self.timer, self.timer_over = "", False
             return
         elapsed = int(time.monotonic() - self._spirit_started)
-        limit = app().spirit_timer_limit * 60
+        limit = int(self.setting("spirit_timer_limit")) * 60
         clock = f"{elapsed // 60}:{elapsed % 60:02d}"
         if limit:
             self.timer = _("Spirit phase {time} of {limit}").format(
@@ -468,7 +485,7 @@ class TableScreen(Screen):
     @staticmethod
     def spirit_as_one_step(state: dict[str, Any]) -> bool:
         """The table takes the Spirit phase as one step (a setting) and it is under way."""
-        return bool(app().spirit_one_step and state.get("phase") == "spirit"
+        return bool(TableScreen.setting("spirit_one_step") and state.get("phase") == "spirit"
                     and state.get("step") in presenter.SPIRIT_STEPS
                     and not state["invader"]["awaiting_reveal"])
 
