@@ -33,7 +33,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from .. import i18n
 from ..i18n import N_, _
 from ..resources import layouts_dir
-from . import charts, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, mirror_badge, widgets: named in kv)
+from . import charts, keys, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .launch import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 
 LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
+KEYS_FILE = "keys.kv"  # the on-screen keys of every text field
 MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
 # Each shared screen: its class and its layout file. A screen (and its file) is built the first
 # time it is needed, so the app shows Home without paying for the table, the setup form and the
@@ -427,6 +428,7 @@ class CompanionApp(App):
         self.apply_settings()
         self._read_expansions()
         _load_layout(STYLE_FILE)
+        _load_layout(KEYS_FILE)
         _load_layout(MIRROR_FILE)
         self.bind(game_state=self.publish_to_mirror)
         root = AppRoot()

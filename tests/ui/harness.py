@@ -317,6 +317,44 @@ class Harness:
             return ["", *picker.shown()]
         return [button.value for button in reversed(picker.ids.grid.children)]
 
+    def keys(self) -> Any:
+        """The on-screen keys (shown or not)."""
+        from companion.ui.keys import KeyPanel
+
+        return KeyPanel.shared()
+
+    def key(self, key: str) -> Any:
+        """The on-screen key that types `key` or does it (Space, Del, Clear, Done, Shift)."""
+        from companion.ui.keys import KeyButton
+
+        panel = self.keys()
+        assert panel.parent is not None, "the on-screen keys are not shown"
+        return next(button for button in panel.walk(restrict=True)
+                    if isinstance(button, KeyButton) and button.key == key)
+
+    def type_on_keys(self, text: str) -> None:
+        """Type `text` by tapping the on-screen keys, as a player does: Shift for a capital,
+        the accents' or the signs' keys for what the letters' keys do not have."""
+        from companion.ui.keys import KEY_LAYERS, capital
+
+        panel = self.keys()
+        for char in text:
+            if char == " ":
+                self.tap(self.key("Space"))
+                continue
+            layers = [panel.layer, *(name for name in KEY_LAYERS if name != panel.layer)]
+            layer, shifted = next(
+                (name, char not in "".join(KEY_LAYERS[name])) for name in layers
+                if any(char in row or char in map(capital, row) for row in KEY_LAYERS[name]))
+            if panel.layer != layer:
+                if panel.layer != "abc":
+                    self.tap(self.key(panel.layer))  # back to the letters
+                if layer != "abc":
+                    self.tap(self.key(layer))
+            if panel.shift != shifted:
+                self.tap(self.key("Shift"))
+            self.tap(self.key(char))
+
     def banner_lines(self) -> list[str]:
         """The lines on the table's banner, top first, as drawn."""
         table = self.app.screen("table")
