@@ -174,15 +174,16 @@ class KeyPanel(BoxLayout):
             self.shift = not self.shift
         elif key in KEY_LAYERS:
             self.layer = "abc" if self.layer == key else key
-        elif key == "Del":
-            field.do_backspace()
-        elif key == "Clear":
-            field.text = ""
         elif key == "Done":
             field.focus = False
             field.dispatch("on_text_validate")
         else:
-            field.insert_text(" " if key == "Space" else key)
+            if key == "Del":
+                field.do_backspace()
+            elif key == "Clear":
+                field.text = ""
+            else:
+                field.insert_text(" " if key == "Space" else key)
             self.shift = field.capitalise and self._at_word_start()
 
     def _at_word_start(self) -> bool:

@@ -27,6 +27,7 @@ from kivy.uix.screenmanager import Screen
 from ..core.game import Game, Setting
 from ..i18n import N_, _
 from .launch import screen_rotation
+from .reader_link import line_pattern_problem
 from .widgets import FitButton, InstantPopup
 
 # The settings the screen shows: "section/key" as in companion.ini; each game's own
@@ -273,9 +274,12 @@ class SettingsScreen(Screen):
         if key == "reader/port" and "://" not in current:
             current = ""
 
-        def done(text: str) -> None:
+        def done(text: str) -> str | None:
             text = text.strip()
-            self.choose(key, (text or PORT_OFF) if key == "reader/port" else text)
+            problem = line_pattern_problem(text) if key == "reader/line_pattern" else None
+            if problem is None:
+                self.choose(key, (text or PORT_OFF) if key == "reader/port" else text)
+            return problem
 
         TextEntry(title=title, hint=hint, text=current, when_done=done).open()
 
@@ -297,12 +301,21 @@ class TextEntry(InstantPopup):
     hint = StringProperty("")
     """What to type, with an example."""
     when_done = ObjectProperty(None)
-    """Called with the text on OK."""
+    """Called with the text on OK; what it returns, if anything, is a problem with the text
+    (the popup stays open and says it, and nothing typed is lost)."""
+    problem = StringProperty("")
+    """What is wrong with the text last confirmed, in the players' words."""
 
     def on_open(self) -> None:
         self.ids.typed.focus = True  # its keys come up at once
 
+    def on_text(self, *_args: Any) -> None:
+        self.problem = ""
+
     def done(self) -> None:
+        problem = self.when_done(self.text) if self.when_done else None
+        if problem:
+            self.problem = problem
+            self.ids.typed.focus = True  # the keys again, to put it right
+            return
         self.dismiss()
-        if self.when_done:
-            self.when_done(self.text)

@@ -285,7 +285,7 @@ class Harness:
         if "cards" in picker.ids:  # the fear-card picker: a recycled list with a search
             self._pick_fear_card(picker, value)
             return
-        for button in picker.ids.grid.children:
+        for button in [*picker.ids.pinned.children, *picker.ids.grid.children]:
             if button.value == value:
                 self.tap(button)
                 return
@@ -315,7 +315,7 @@ class Harness:
         assert picker is not None, "no picker is open"
         if "cards" in picker.ids:
             return ["", *picker.shown()]
-        return [button.value for button in reversed(picker.ids.grid.children)]
+        return list(picker.shown())
 
     def keys(self) -> Any:
         """The on-screen keys (shown or not)."""

@@ -132,3 +132,15 @@ def test_during_a_leviathan_game_a_shared_word_finds_its_entry_first_and_all_gam
         ui.frames(2)
         assert screen.ids.all_games.text == label
         look(ui, f"rules-leviathan-{lang}")
+
+
+def test_a_search_without_results_says_nothing_was_found(ui: Harness) -> None:
+    ui.tap_id("rules")
+    note = ui.screen.ids.nothing_found
+    assert note.opacity == 0
+    ui.type_on_keys("qxz")
+    assert result_ids(ui) == []
+    assert note.opacity == 1 and note.height > 0 and "qxz" in note.text
+    ui.tap(ui.key("Clear"))
+    ui.type_on_keys("blight")
+    assert result_ids(ui)[0] == "blight" and note.opacity == 0

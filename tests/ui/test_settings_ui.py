@@ -158,6 +158,35 @@ def test_advanced_texts_are_typed_on_the_screens_own_keys(ui: Harness) -> None:
     assert stored(ui, "reader", "line_pattern") == "ID=(.+)"
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_pattern_the_reader_cannot_use_is_refused_in_the_players_words(
+        ui: Harness, lang: str) -> None:
+    ui.app.switch_language(lang)
+    translated = set(read_po(catalogue_path(lang, "companion")).values()) if lang != "en" else None
+    open_settings(ui)
+    for pattern, cause in (("UID:([0-9A-F]+", "bracket"), ("UID:[0-9A-F]+", "brackets")):
+        ui.tap_id("line_pattern")
+        entry = ui.popup()
+        ui.type_on_keys(pattern)
+        ui.tap(entry.ids.ok)
+        assert ui.popup() is entry and entry.text == pattern  # still open, nothing lost
+        said = entry.ids.hint.text
+        assert said and said != entry.hint
+        for developer_word in ("regular", "expression", "group", "position", "subpattern",
+                               "UID line pattern", "re.error"):
+            assert developer_word not in said
+        if translated is None:
+            assert cause in said
+        else:
+            assert said in translated
+        ui.tap(entry.ids.cancel)
+        assert stored(ui, "reader", "line_pattern") == ""
+    ui.tap_id("line_pattern")
+    ui.type_on_keys("UID:([0-9A-F]+)")
+    ui.tap(ui.key("Done"))  # Done on the keys confirms, as OK does
+    assert ui.popup() is None and stored(ui, "reader", "line_pattern") == "UID:([0-9A-F]+)"
+
+
 def shown_texts(root: Any) -> Iterator[tuple[Any, str]]:
     from kivy.uix.label import Label
 
