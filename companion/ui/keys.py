@@ -17,7 +17,13 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import FocusBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
@@ -47,6 +53,10 @@ class KeyButton(FitButton):
 
     key = StringProperty("")
     """What it types, or the name of what it does (Shift, àé, #+=, Space, Del, Clear, Done)."""
+    tint = ListProperty([0.3, 0.3, 0.3, 1])
+    """Its colour while not pressed (Done's and a Shift that is on stand out)."""
+    ink = ListProperty([1, 1, 1, 1])
+    """Its label's colour while not pressed."""
 
 
 class KeyPanel(BoxLayout):
