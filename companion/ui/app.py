@@ -34,7 +34,7 @@ from .. import i18n
 from ..core.game import Setting
 from ..i18n import N_, _
 from ..resources import layouts_dir
-from . import charts, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, mirror_badge, widgets: named in kv)
+from . import charts, keys, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
 from .launch import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
+KEYS_FILE = "keys.kv"  # the on-screen keys of every text field
 MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
 BOUNDARY_FILE = "boundary.kv"  # the panel after a screen's code failed
 # Each shared screen: its class and its layout file. A screen (and its file) is built the first
@@ -481,6 +482,7 @@ class CompanionApp(App):
         self.apply_settings()
         self._read_expansions()
         _load_layout(STYLE_FILE)
+        _load_layout(KEYS_FILE)
         _load_layout(MIRROR_FILE)
         _load_layout(BOUNDARY_FILE)
         self.boundary.install()

@@ -9,7 +9,7 @@ once the command is on disk.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -726,9 +726,6 @@ def tag_cards(kind: str) -> list[tuple[str, str]]:
 
 # --- rules ----------------------------------------------------------------------------------------
 
-KEY_ACTIONS: dict[str, Callable[[str], str]] = {
-    "Del": lambda text: text[:-1], "Space": lambda text: text + " ", "Clear": lambda text: ""}
-
 
 class RulesScreen(Screen):
     """Search the rules as you type; read an entry, follow its links, go back."""
@@ -743,8 +740,8 @@ class RulesScreen(Screen):
     """The open entry's title."""
     entry_body = StringProperty("")
     """The open entry's text."""
-    show_keys = BooleanProperty(True)
-    """The letter keys are shown while searching (not while reading an entry)."""
+    nothing_found = BooleanProperty(False)
+    """Something is typed and no entry matches it."""
     game = StringProperty("")
     """The id of the game being played (rules.kv binds it to the state's title); empty when none."""
     all_games = BooleanProperty(False)
@@ -769,7 +766,13 @@ class RulesScreen(Screen):
         self.search()
 
     def on_entry_id(self, *_args: Any) -> None:
-        self.show_keys = not self.entry_id
+        if self.entry_id:  # reading: the keys make room for the text
+            self.ids.query.focus = False
+
+    def on_enter(self, *_args: Any) -> None:
+        """Nothing to read yet: the keys come up at once, ready for a search."""
+        if not self.entry_id and not self.ids.results.data:
+            self.ids.query.focus = True
 
     def on_all_games(self, *_args: Any) -> None:
         if self.query.strip():  # an empty query may be showing a step's help: leave it
@@ -783,16 +786,14 @@ class RulesScreen(Screen):
             if self.query.strip() else []
         self.ids.results.data = [{"text": f"{hit.title}\n{hit.snippet}", "entry_id": hit.id}
                                  for hit in hits]
+        self.nothing_found = bool(self.query.strip()) and not hits
 
     def list_entries(self, entries: list[Any]) -> None:
         """Show these entries as the results (the help for a step)."""
         self.query = ""
+        self.nothing_found = False
         self.ids.results.data = [{"text": f"{entry.title}\n{entry.body[:90]}…",
                                   "entry_id": entry.id} for entry in entries]
-
-    def type_key(self, key: str) -> None:
-        action = KEY_ACTIONS.get(key)
-        self.query = action(self.query) if action else self.query + key
 
     def open_entry(self, entry_id: str) -> None:
         if self.entry_id:

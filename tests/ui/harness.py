@@ -319,7 +319,7 @@ class Harness:
         if "cards" in picker.ids:  # the fear-card picker: a recycled list with a search
             self._pick_fear_card(picker, value)
             return
-        for button in picker.ids.grid.children:
+        for button in [*picker.ids.pinned.children, *picker.ids.grid.children]:
             if button.value == value:
                 self.tap(button)
                 return
@@ -349,7 +349,45 @@ class Harness:
         assert picker is not None, "no picker is open"
         if "cards" in picker.ids:
             return ["", *picker.shown()]
-        return [button.value for button in reversed(picker.ids.grid.children)]
+        return list(picker.shown())
+
+    def keys(self) -> Any:
+        """The on-screen keys (shown or not)."""
+        from companion.ui.keys import KeyPanel
+
+        return KeyPanel.shared()
+
+    def key(self, key: str) -> Any:
+        """The on-screen key that types `key` or does it (Space, Del, Clear, Done, Shift)."""
+        from companion.ui.keys import KeyButton
+
+        panel = self.keys()
+        assert panel.parent is not None, "the on-screen keys are not shown"
+        return next(button for button in panel.walk(restrict=True)
+                    if isinstance(button, KeyButton) and button.key == key)
+
+    def type_on_keys(self, text: str) -> None:
+        """Type `text` by tapping the on-screen keys, as a player does: Shift for a capital,
+        the accents' or the signs' keys for what the letters' keys do not have."""
+        from companion.ui.keys import KEY_LAYERS, capital
+
+        panel = self.keys()
+        for char in text:
+            if char == " ":
+                self.tap(self.key("Space"))
+                continue
+            layers = [panel.layer, *(name for name in KEY_LAYERS if name != panel.layer)]
+            layer, shifted = next(
+                (name, char not in "".join(KEY_LAYERS[name])) for name in layers
+                if any(char in row or char in map(capital, row) for row in KEY_LAYERS[name]))
+            if panel.layer != layer:
+                if panel.layer != "abc":
+                    self.tap(self.key(panel.layer))  # back to the letters
+                if layer != "abc":
+                    self.tap(self.key(layer))
+            if panel.shift != shifted:
+                self.tap(self.key("Shift"))
+            self.tap(self.key(char))
 
     def banner_lines(self) -> list[str]:
         """The lines on the table's banner, top first, as drawn."""

@@ -207,8 +207,9 @@ class GlowForm(ScrollView):
         """The colours as large buttons; one another player has is left out."""
         picker = CardPicker(title=_("Player {number}: which colour?").format(
             number=row.seat + 1), columns=4)
+        # By seat: kv hands `row` over as a weak proxy, never `is` the row itself.
         taken = {other.colour for other in self._rows[:int(self.glow_players)]
-                 if other is not row}
+                 if other.seat != row.seat}
         picker.fill([{"value": colour, "text": _(label), "detail": "",
                       "background": rgba(hex_value),
                       "text_colour": rgba(text_colour_on(hex_value)),

@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.properties import (
+    BooleanProperty,
     ListProperty,
     NumericProperty,
     ObjectProperty,
@@ -274,6 +275,8 @@ class FearCardPicker(InstantPopup):
     """The letters typed so far."""
     when_picked = ObjectProperty(None)
     """Called with the chosen card's id, or "" for resolving it without a name."""
+    nothing_found = BooleanProperty(False)
+    """Letters are typed and no card matches them."""
     columns = NumericProperty(3)
     """How many cards in a row (landscape)."""
 
@@ -318,6 +321,7 @@ class FearCardPicker(InstantPopup):
             and (not query or any(word.startswith(query) for word in card["key"].split())
                  or query in card["key"])
         ]
+        self.nothing_found = bool(query) and not self.ids.cards.data
         self.ids.cards.scroll_y = 1  # the list starts at its top, whatever was shown before
 
     def shown(self) -> list[str]:
