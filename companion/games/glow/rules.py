@@ -327,10 +327,26 @@ def discard(state: State, command: c.Discard) -> tuple[State, Events]:
     return replace(state, discarded=True, graveyard=state.graveyard + (card,)), events
 
 
+def small_dice_in_play(state: State) -> int:
+    """The small dice on the table: the 9, and the black die once Kaar has brought it."""
+    return SMALL_DICE + (1 if state.black_die else 0)
+
+
+def dice_wanted(state: State) -> bool:
+    """The players are asked for the small dice in each area now: after the setup roll (day 1,
+    before the first pick) or after the evening's return while a next row follows; until they
+    are entered."""
+    if state.dice_entered:
+        return False
+    if state.phase == "morning":
+        return state.day == 1 and not state.picked
+    return state.phase == "evening" and state.deck_count > 0
+
+
 def _check_all_small_dice(state: State, dice: tuple[int, ...], setup_roll: bool) -> None:
     """Every small die lies on the track after the setup roll (the 9) and after the evening's
     return (the 9, and the black die once Kaar has brought it into play)."""
-    total = SMALL_DICE + (1 if state.black_die else 0)
+    total = small_dice_in_play(state)
     if sum(dice) == total:
         return
     if setup_roll:

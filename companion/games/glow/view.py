@@ -31,7 +31,7 @@ from .data import (
     START_SCORE,
     UNVERIFIED,
 )
-from .rules import suggested_end_score, track_reroll_costs
+from .rules import dice_wanted, small_dice_in_play, suggested_end_score, track_reroll_costs
 from .state import Player, State
 from .texts import GATES, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, message, word
 
@@ -228,6 +228,8 @@ def view(state: State, translate: Translate = as_written) -> dict[str, Any]:
                    "dice": area.dice, "trails": area.trails}
                   for a, area in enumerate(state.areas)],
         "dice_entered": state.dice_entered,
+        "dice_wanted": dice_wanted(state),
+        "small_dice": small_dice_in_play(state),
         "graveyard": list(state.graveyard),
         "large_dice_supply": list(state.supply),
         "black_die": state.black_die,
@@ -279,7 +281,8 @@ PUBLIC_FIELDS: PublicFields = {
     "board_name": True, "mode": True, "player_count": True, "pick_order": True,
     "picked": True, "picker": True, "needs_discard": True,
     "areas": True,  # the five companions laid out face up
-    "dice_entered": True, "graveyard": True, "large_dice_supply": True, "black_die": True,
+    "dice_entered": True, "dice_wanted": True, "small_dice": True, "graveyard": True,
+    "large_dice_supply": True, "black_die": True,
     "kaar_owner": True, "spell_stack": True, "track": True, "village_values": True,
     "island_values": True, "prompt": True, "gate": True, "reminders": True,
     "unverified": True,

@@ -27,6 +27,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.games.glow.data import ROW
 from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.i18n import _, ngettext
@@ -142,6 +143,31 @@ class PlayerTile(BoxLayout):
     """The table screen (which sends the commands)."""
 
 
+class AreaCell(BoxLayout):
+    """One area of the encounter track, as the morning and the evening ask for it: its small
+    dice with − and + while they are entered, or a button to recruit its companion (or send it
+    to the graveyard) while the morning's picks go on."""
+
+    area = NumericProperty(1)
+    """The area, 1-5 left to right."""
+    caption = StringProperty("")
+    count = NumericProperty(0)
+    """The small dice entered for it so far (not sent until the whole track is entered)."""
+    mode = StringProperty("")
+    """"dice", "pick" or "discard" (the screen's `area_mode`)."""
+    action_text = StringProperty("")
+    """The pick or discard button's words."""
+    has_companion = BooleanProperty(True)
+    """A companion still lies there."""
+    screen = ObjectProperty(None)
+
+    def step(self, amount: int) -> None:
+        self.screen.step_dice(self, amount)
+
+    def act(self) -> None:
+        self.screen.area_tapped(self.area)
+
+
 class GlowMenu(TableMenu):
     """Leaving or abandoning the game, and the settings: what is not needed every phase."""
 
@@ -229,7 +255,7 @@ class PlayerPanel(InstantPopup):
     def pick_companion(self) -> None:
         """The card list as large buttons; cards already in a row are left out."""
         picker = CardPicker(title=_("{name}: which companion?").format(name=self.name),
-                            columns=5)
+                            columns=4)
         held = {c["card"] for p in self._state["players"] for c in p["companions"]}
         colour = COMPANION_COLOUR
         picker.fill([{"value": card["id"], "text": card["name"],
@@ -384,6 +410,22 @@ def rerolls_text(player: dict[str, Any]) -> str:
     return usable + ("\n" + _("+{count} tomorrow").format(count=tomorrow) if tomorrow else "")
 
 
+def area_action_text(mode: str, area: dict[str, Any] | None) -> str:
+    """The pick or discard button of one area: what it does and what goes with it."""
+    if mode not in ("pick", "discard"):
+        return ""
+    if area is None or not area["companion"]:
+        return _("Taken")
+    if mode == "discard":
+        return _("To the graveyard")
+    dice = area["dice"]
+    dice_text = ngettext("{count} die", "{count} dice", dice).format(count=dice) \
+        if dice is not None else _("dice not entered")
+    trails = ngettext("{count} trail", "{count} trails", area["trails"]).format(
+        count=area["trails"])
+    return _("Recruit") + "\n" + dice_text + " · " + trails
+
+
 def board_text(state: dict[str, Any], player: dict[str, Any]) -> str:
     if state["board"] == "realm":
         return _("Camp: village {value}").format(value=player["camp"]) if player["camp"] \
@@ -420,6 +462,14 @@ class GlowTableScreen(Screen):
     can_redo = BooleanProperty(False)
     done_text = StringProperty("")
     """What the big button does now."""
+    area_mode = StringProperty("")
+    """What the encounter-track row asks for: "dice" (the small dice in each area), "pick"
+    (who recruits from which area), "discard" (two players' extra companion), "" (hidden)."""
+    dice_counted = NumericProperty(0)
+    """The small dice entered in the row so far."""
+    dice_expected = NumericProperty(0)
+    """The small dice on the table: 9, or 10 once Kaar has brought the black die."""
+    enter_dice_text = StringProperty("")
 
     def on_kv_post(self, *_args: Any) -> None:
         self._state: dict[str, Any] = {}
@@ -431,6 +481,12 @@ class GlowTableScreen(Screen):
         self._phases = [DayCell() for _phase in PHASES]
         for cell in self._phases:
             phases.add_widget(cell)
+        self._areas = [AreaCell(area=area, screen=self) for area in range(1, ROW + 1)]
+        for cell in self._areas:
+            self.ids.area_cells.add_widget(cell)
+        self._dice_for: tuple[int, str] | None = None
+        """The day and phase the row's dice counts were started for: kept over refreshes
+        (a score tapped meanwhile), started afresh at the next entry."""
 
     def on_pre_enter(self, *_args: Any) -> None:
         if is_glow(app().game_state):
@@ -500,6 +556,7 @@ class GlowTableScreen(Screen):
         self._show_banner(state, events)
         self._show_track(state)
         self._show_players(state)
+        self._show_areas(state)
         self.done_text = (_("Home") if self.scored else _("Score the next player")) \
             if self.over else (_("Done: nothing forgotten?") if self.gate else _("Done"))
         if self._panel is not None:
@@ -528,6 +585,80 @@ class GlowTableScreen(Screen):
             cell.text = _(PHASE_NAMES[phase])
             cell.when = "now" if position == index else ("past" if position < index
                                                           else "future")
+
+    def _show_areas(self, state: dict[str, Any]) -> None:
+        """The encounter track's row: dice steppers while the dice are asked for, the pick or
+        discard buttons while the morning's recruiting goes on, hidden otherwise."""
+        if state.get("dice_wanted"):
+            mode = "dice"
+        elif state["phase"] == "morning" and state["needs_discard"]:
+            mode = "discard"
+        elif state["phase"] == "morning" and state["picker"] is not None:
+            mode = "pick"
+        else:
+            mode = ""
+        self.dice_expected = state.get("small_dice", 0)
+        entry = (state["day"], state["phase"])
+        if mode == "dice" and self._dice_for != entry:
+            self._dice_for = entry
+            for cell in self._areas:
+                cell.count = 0
+        areas = state["areas"]
+        for cell in self._areas:
+            area = areas[cell.area - 1] if cell.area <= len(areas) else None
+            cell.mode = mode
+            cell.has_companion = bool(area and area["companion"])
+            cell.caption = _("Area {area}").format(area=cell.area)
+            cell.action_text = area_action_text(mode, area)
+        self.area_mode = mode
+        self._count_dice()
+
+    def step_dice(self, cell: AreaCell, amount: int) -> None:
+        """An area's − or +: never below 0, never more dice in the row than are in play."""
+        others = sum(other.count for other in self._areas if other is not cell)
+        cell.count = max(0, min(cell.count + amount, self.dice_expected - others))
+        self._count_dice()
+
+    def _count_dice(self) -> None:
+        self.dice_counted = sum(cell.count for cell in self._areas)
+        self.enter_dice_text = _("Enter the dice\n{counted} of {expected}").format(
+            counted=self.dice_counted, expected=self.dice_expected)
+
+    def enter_dice(self) -> None:
+        """Send the row's counts: the rules check that every small die is there."""
+        app().send({"cmd": "dice", "dice": [cell.count for cell in self._areas]})
+
+    def area_tapped(self, area: int) -> None:
+        """Pick: the player whose turn it is recruits from `area`, naming the companion if
+        they like; discard: the start player's extra companion goes to the graveyard."""
+        state = self._state
+        if self.area_mode == "discard":
+            app().send({"cmd": "discard", "area": area})
+            return
+        picker = state.get("picker")
+        if self.area_mode != "pick" or picker is None:
+            return
+        chooser = CardPicker(title=_("{name} recruits from area {area}: which companion?")
+                             .format(name=state["players"][picker]["name"], area=area),
+                             columns=4)
+        colour = COMPANION_COLOUR
+        unnamed = {"value": "", "text": _("Not named"), "detail": _("add it later"),
+                   "background": app().colours["button"],
+                   "text_colour": app().colours["button_text"]}
+        chooser.fill([unnamed, *({"value": card["id"], "text": card["name"],
+                                  "detail": companion_detail(card), "background": rgba(colour),
+                                  "text_colour": rgba(text_colour_on(colour))}
+                                 for card in app().catalogue_of("glow")["companions"])])
+        chooser.offer({c["card"] for p in state["players"] for c in p["companions"]})
+
+        def recruit(card: str) -> None:
+            command: dict[str, Any] = {"cmd": "pick", "player": picker, "area": area}
+            if card:
+                command["card"] = card
+            app().send(command)
+
+        chooser.when_picked = recruit
+        chooser.open()
 
     def _show_players(self, state: dict[str, Any]) -> None:
         box = self.ids.players
@@ -609,7 +740,7 @@ class GlowTableScreen(Screen):
         picker = self._state["picker"]
         if picker is None:
             return
-        chooser = CardPicker(title=app().read_message, columns=5)
+        chooser = CardPicker(title=app().read_message, columns=4)
         colour = app().colours["button"]
         chooser.fill([{"value": str(area["area"]),
                        "text": _("Area {area}").format(area=area["area"]), "detail": "",
