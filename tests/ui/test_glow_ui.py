@@ -232,24 +232,54 @@ def test_a_whole_game_is_played_through_the_window_and_scored_in_one_tap_per_pla
 
 def test_scoring_only_goes_straight_to_the_scoring_and_ranks_ties_by_reroll_tokens(
         ui: Harness) -> None:
+    # Nothing of a game played without the app is filled in: every number shows "?" until
+    # entered, and reroll tokens are asked for only when a tie needs them (they were filled
+    # in as 2 for one player, and that decided a tie).
     start(ui, players=3, board="sea", mode="scoring", names=("Ada", "Bo", "Cy"))
     table = ui.screen
     assert table.over and "end scoring" in table.title
     assert all(not tile.can_accept for tile in tiles(ui))  # nothing tracked: entered by hand
-    for player, (track, tokens) in enumerate(((50, 1), (50, 3), (40, 0))):
+    for player, track in enumerate((50, 50, 40)):
         ui.tap_id("done")  # the next player's scoring
         panel = ui.popup()
         assert panel.player == player
-        panel.ids.end_track.value = track
-        panel.ids.end_reroll_tokens.value = tokens
+        steppers = panel._steppers
+        assert "reroll_tokens" not in steppers  # no tie yet: not asked
+        assert not any(stepper.known for stepper in steppers.values())
+        if player == 0:
+            look(ui, "scoring-only-panel")
+            ui.tap(panel.ids.save)  # nothing entered: nothing saved, and it says what
+            assert ui.popup() is panel and ui.state["players"][0]["end"] is None
+            assert "Score on the track" in ui.app.notice
+        for key, stepper in steppers.items():
+            ui.tap(next(w for w in stepper.children if getattr(w, "text", "") == "-"))
+            assert stepper.known and stepper.value == (-1 if key == "cards" else 0)
+        steppers["cards"].value = 0
+        steppers["track"].value = track
+        ui.frames(2)
         ui.tap(panel.ids.save)
+        assert ui.popup() is None, ui.app.notice
+    state = ui.state
+    assert state["outcome"] is None and state["reroll_tokens_needed"] == [0, 1]
+    assert table.prompt == state["prompt"]["text"] and "Ada and Bo" in table.prompt
+    assert table.done_text == "Break the tie"
+    ui.tap_id("done")
+    panel = ui.popup()
+    assert sorted(panel._steppers) == [0, 1]  # Cy is not tied: not asked
+    look(ui, "scoring-only-tie-break")
+    for player, tokens in ((0, 1), (1, 3)):
+        stepper = panel.ids[f"tie_{player}"]
+        for _ in range(tokens):
+            ui.tap(next(w for w in stepper.children if getattr(w, "text", "") == "+"))
+        assert stepper.value == tokens
+    ui.tap(panel.ids.save)
+    assert ui.popup() is None, ui.app.notice
     state = ui.state
     assert state["outcome"]["ranking"] == [[1], [0], [2]]
     assert "Bo and Ada both have 60" in table.tie_break
-    assert [tile.rank_text.split(" ·")[0] for tile in tiles(ui)] == ["Rank 2", "Rank 1",
-                                                                    "Rank 3"]
-    assert [tile.rank_text for tile in tiles(ui)[:2]] == [
-        "Rank 2 · 1 reroll token left", "Rank 1 · 3 reroll tokens left"]
+    assert [tile.rank_text for tile in tiles(ui)] == [
+        "Rank 2 · 1 reroll token left", "Rank 1 · 3 reroll tokens left", "Rank 3"]
+    look(ui, "scoring-only-result")
 
 
 def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,

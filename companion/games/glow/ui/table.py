@@ -307,12 +307,22 @@ class PlayerPanel(InstantPopup):
 
 
 class ScoreStepper(Stepper):
-    """An end-scoring number: − and + by one, and by ten where the numbers run high."""
+    """An end-scoring number: − and + by one, and by ten where the numbers run high. It may
+    start unknown ("?"): a game scored without the app has nothing the app could fill in, and
+    the first tap counts from 0 (− on "?" says 0 where 0 is the lowest)."""
 
     key = StringProperty("")
     """end_score's field."""
     tens = BooleanProperty(False)
     """Offers −10 and +10 too."""
+    known = BooleanProperty(True)
+    """The number is entered (or tracked); False shows "?" until the first tap."""
+
+    def step(self, amount: int) -> None:
+        if not self.known:
+            self.value = 0
+            self.known = True
+        super().step(amount)
 
 
 class ScorePanel(InstantPopup):
@@ -331,9 +341,14 @@ class ScorePanel(InstantPopup):
         self._filled = True
         player = state["players"][self.player]
         self.name = player["name"]
-        known = player["end"] or {**player["end_suggested"], "track": player["score"]}
+        # A game played with the app fills in what it tracked; scoring only knows nothing
+        # until entered, and asks for reroll tokens only when a tie needs them.
+        entered = player["end"]
+        tracked = state["mode"] != "scoring"
+        known = entered or {**player["end_suggested"], "track": player["score"]}
         values = {"track": known["track"], "reroll_tokens": player["reroll_tokens"],
                   **{key: known[key] for key in CATEGORIES}}
+        rerolls_known = player.get("reroll_tokens_known", True)
         labels = {"track": _("Score on the track"), "cards": _("Cards' values"),
                   "board": _("Camp's village") if state["board"] == "realm"
                   else _("Boats' islands"),
@@ -345,10 +360,12 @@ class ScorePanel(InstantPopup):
         box = self.ids.numbers
         box.clear_widgets()
         self._steppers: dict[str, ScoreStepper] = {}
-        for key in ("track", *CATEGORIES, "reroll_tokens"):
+        keys = ("track", *CATEGORIES, *(("reroll_tokens",) if rerolls_known else ()))
+        for key in keys:
             low, high = limits[key]
             stepper = ScoreStepper(key=key, label=labels[key], minimum=low, maximum=high,
-                                   tens=key in ("track", "cards", "board"))
+                                   tens=key in ("track", "cards", "board"),
+                                   known=tracked or entered is not None)
             stepper.value = values[key]
             stepper.bind(value=self._show_total)
             box.add_widget(stepper)
@@ -357,9 +374,19 @@ class ScorePanel(InstantPopup):
         self._show_total()
 
     def numbers(self) -> dict[str, int]:
-        return {key: int(stepper.value) for key, stepper in self._steppers.items()}
+        """The numbers entered; those still "?" are left out."""
+        return {key: int(stepper.value) for key, stepper in self._steppers.items()
+                if stepper.known}
+
+    def missing(self) -> list[str]:
+        """The words of the numbers still to enter."""
+        return [stepper.label for stepper in self._steppers.values() if not stepper.known]
 
     def _show_total(self, *_args: Any) -> None:
+        missing = self.missing()
+        if missing:
+            self.total_text = _("Still to enter: {numbers}").format(numbers=", ".join(missing))
+            return
         numbers = self.numbers()
         bonus = 10 if numbers["glowworms"] >= numbers["companions"] else 0
         total = numbers["track"] + numbers["cards"] + numbers["board"] + bonus + \
@@ -367,11 +394,59 @@ class ScorePanel(InstantPopup):
         self.total_text = end_line({**numbers, "glowworm_bonus": bonus, "total": total})
 
     def save(self) -> None:
+        missing = self.missing()
+        if missing:
+            app().notice = _("Not saved: enter {numbers} first (− on \"?\" enters 0)").format(
+                numbers=", ".join(missing))
+            return
         numbers = self.numbers()
         command = {"cmd": "end_score", "player": self.player, "score": numbers["track"],
-                   **{key: numbers[key] for key in (*CATEGORIES, "reroll_tokens")}}
+                   **{key: numbers[key] for key in (*CATEGORIES, "reroll_tokens")
+                      if key in numbers}}
         if app().send(command):
             self.dismiss()
+
+
+class TiePanel(InstantPopup):
+    """The tie-break of a game scored without the app: the reroll tokens left of the players
+    level on light shards, and only theirs; Save re-sends their end scoring with them."""
+
+    names = StringProperty("")
+    """The tied players, in words."""
+
+    def show(self, state: dict[str, Any]) -> None:
+        if getattr(self, "_filled", False) or not is_glow(state):
+            return
+        self._filled = True
+        self._state = state
+        players = state["players"]
+        needed = state.get("reroll_tokens_needed", [])
+        self.names = ", ".join(players[i]["name"] for i in needed)
+        box = self.ids.numbers
+        box.clear_widgets()
+        self._steppers: dict[int, ScoreStepper] = {}
+        for i in needed:
+            stepper = ScoreStepper(key="reroll_tokens", minimum=0, maximum=60, known=False,
+                                   label=_("{name}: reroll tokens left").format(
+                                       name=players[i]["name"]))
+            box.add_widget(stepper)
+            self._steppers[i] = stepper
+            self.ids[f"tie_{i}"] = stepper
+
+    def save(self) -> None:
+        missing = [s.label for s in self._steppers.values() if not s.known]
+        if missing:
+            app().notice = _("Not saved: enter {numbers} first (− on \"?\" enters 0)").format(
+                numbers=", ".join(missing))
+            return
+        for i, stepper in self._steppers.items():
+            end = self._state["players"][i]["end"]
+            command = {"cmd": "end_score", "player": i, "score": end["track"],
+                       "reroll_tokens": int(stepper.value),
+                       **{key: end[key] for key in CATEGORIES}}
+            if not app().send(command):
+                return
+        self.dismiss()
 
 
 def player_summary(player: dict[str, Any]) -> str:
@@ -473,7 +548,7 @@ class GlowTableScreen(Screen):
 
     def on_kv_post(self, *_args: Any) -> None:
         self._state: dict[str, Any] = {}
-        self._panel: PlayerPanel | ScorePanel | None = None
+        self._panel: PlayerPanel | ScorePanel | TiePanel | None = None
         days, phases = self.ids.days, self.ids.phases
         self._days = [DayCell(text=str(day)) for day in range(1, 9)]
         for cell in self._days:
@@ -482,8 +557,7 @@ class GlowTableScreen(Screen):
         for cell in self._phases:
             phases.add_widget(cell)
         self._areas = [AreaCell(area=area, screen=self) for area in range(1, ROW + 1)]
-        for cell in self._areas:
-            self.ids.area_cells.add_widget(cell)
+        """The encounter track's cells, in the row only while it asks for something."""
         self._dice_for: tuple[int, str] | None = None
         """The day and phase the row's dice counts were started for: kept over refreshes
         (a score tapped meanwhile), started afresh at the next entry."""
@@ -557,7 +631,9 @@ class GlowTableScreen(Screen):
         self._show_track(state)
         self._show_players(state)
         self._show_areas(state)
-        self.done_text = (_("Home") if self.scored else _("Score the next player")) \
+        tie = bool(state.get("reroll_tokens_needed"))
+        self.done_text = (_("Home") if self.scored else _("Break the tie") if tie
+                          else _("Score the next player")) \
             if self.over else (_("Done: nothing forgotten?") if self.gate else _("Done"))
         if self._panel is not None:
             self._panel.show(state)
@@ -611,6 +687,14 @@ class GlowTableScreen(Screen):
             cell.caption = _("Area {area}").format(area=cell.area)
             cell.action_text = area_action_text(mode, area)
         self.area_mode = mode
+        # A hidden row gives its cells back: a disabled button, even one of no height's row,
+        # still swallows the taps that land on it (the end scoring's buttons lie there).
+        box = self.ids.area_cells
+        if mode and not box.children:
+            for cell in self._areas:
+                box.add_widget(cell)
+        elif not mode and box.children:
+            box.clear_widgets()
         self._count_dice()
 
     def step_dice(self, cell: AreaCell, amount: int) -> None:
@@ -693,10 +777,15 @@ class GlowTableScreen(Screen):
                 tile.end_text = _("not scored yet")
             rank = ranks.get(i)
             tile.winner = rank == 1
-            tile.rank_text = (ngettext("Rank {rank} · {count} reroll token left",
-                                       "Rank {rank} · {count} reroll tokens left",
-                                       player["reroll_tokens"]).format(
-                rank=rank, count=player["reroll_tokens"]) if rank is not None else "")
+            if rank is None:
+                tile.rank_text = ""
+            elif not player.get("reroll_tokens_known", True):
+                tile.rank_text = _("Rank {rank}").format(rank=rank)
+            else:
+                tile.rank_text = ngettext("Rank {rank} · {count} reroll token left",
+                                          "Rank {rank} · {count} reroll tokens left",
+                                          player["reroll_tokens"]).format(
+                    rank=rank, count=player["reroll_tokens"])
 
     # --- what the players do ---
 
@@ -710,6 +799,8 @@ class GlowTableScreen(Screen):
             unscored = [i for i, p in enumerate(self._state["players"]) if p["end"] is None]
             if unscored:
                 self.open_scoring(unscored[0])
+            elif self._state.get("reroll_tokens_needed"):
+                self.open_tie_break()
             return
         if self.gate:
             phase = self.phase
@@ -770,7 +861,10 @@ class GlowTableScreen(Screen):
     def open_scoring(self, player: int) -> None:
         self._open_panel(ScorePanel(player=player))
 
-    def _open_panel(self, panel: PlayerPanel | ScorePanel) -> None:
+    def open_tie_break(self) -> None:
+        self._open_panel(TiePanel())
+
+    def _open_panel(self, panel: PlayerPanel | ScorePanel | TiePanel) -> None:
         panel.show(self._state)
         panel.bind(on_dismiss=self._panel_closed)
         self._panel = panel
