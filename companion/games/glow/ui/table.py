@@ -139,6 +139,9 @@ class PlayerTile(BoxLayout):
     can_accept = BooleanProperty(False)
     """The app knows every category (a whole game played with it): one tap scores them."""
     winner = BooleanProperty(False)
+    compact = BooleanProperty(False)
+    """Leave out the lap and board lines: the encounter track's row needs their room (a
+    landscape screen while the morning or the evening asks for the areas)."""
     screen = ObjectProperty(None)
     """The table screen (which sends the commands)."""
 
@@ -490,15 +493,16 @@ def area_action_text(mode: str, area: dict[str, Any] | None) -> str:
     if mode not in ("pick", "discard"):
         return ""
     if area is None or not area["companion"]:
-        return _("Taken")
+        return _("Area {area}: taken").format(area=area["area"]) if area else ""
     if mode == "discard":
-        return _("To the graveyard")
+        return _("Area {area}: to the graveyard").format(area=area["area"])
     dice = area["dice"]
     dice_text = ngettext("{count} die", "{count} dice", dice).format(count=dice) \
         if dice is not None else _("dice not entered")
     trails = ngettext("{count} trail", "{count} trails", area["trails"]).format(
         count=area["trails"])
-    return _("Recruit") + "\n" + dice_text + " · " + trails
+    return _("Area {area}: recruit").format(area=area["area"]) + "\n" + dice_text + " · " + \
+        trails
 
 
 def board_text(state: dict[str, Any], player: dict[str, Any]) -> str:
@@ -545,6 +549,8 @@ class GlowTableScreen(Screen):
     dice_expected = NumericProperty(0)
     """The small dice on the table: 9, or 10 once Kaar has brought the black die."""
     enter_dice_text = StringProperty("")
+    compact_tiles = BooleanProperty(False)
+    """The tiles leave out their lap and board lines for the encounter track's row."""
 
     def on_kv_post(self, *_args: Any) -> None:
         self._state: dict[str, Any] = {}
@@ -687,6 +693,7 @@ class GlowTableScreen(Screen):
             cell.caption = _("Area {area}").format(area=cell.area)
             cell.action_text = area_action_text(mode, area)
         self.area_mode = mode
+        self._compact_tiles()
         # A hidden row gives its cells back: a disabled button, even one of no height's row,
         # still swallows the taps that land on it (the end scoring's buttons lie there).
         box = self.ids.area_cells
@@ -696,6 +703,16 @@ class GlowTableScreen(Screen):
         elif not mode and box.children:
             box.clear_widgets()
         self._count_dice()
+
+    def on_size(self, *_args: Any) -> None:
+        self._compact_tiles()
+
+    def _compact_tiles(self) -> None:
+        """A landscape screen has no room for both the encounter track's row and the tiles'
+        lap and board lines; a portrait one has."""
+        self.compact_tiles = bool(self.area_mode) and self.width > self.height
+        for tile in self.ids.players.children:
+            tile.compact = self.compact_tiles
 
     def step_dice(self, cell: AreaCell, amount: int) -> None:
         """An area's − or +: never below 0, never more dice in the row than are in play."""
