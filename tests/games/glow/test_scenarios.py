@@ -3,6 +3,8 @@ the day around them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import companion.games.glow as glow
@@ -456,3 +458,37 @@ def test_a_companion_fetched_from_the_graveyard_leaves_it_and_becomes_the_newest
     assert [comp.card for comp in state.players[0].companions] == ["glow-A11"]
     with pytest.raises(Refused, match="already in player 0's row"):
         send(state, "companion", player=1, card="glow-A11")
+
+
+def asks_to_enter(view: dict[str, Any]) -> bool:
+    """The prompt or a reminder asks the players to enter something."""
+    texts = [view["prompt"]["text"], *(r["text"] for r in view["reminders"])]
+    return any("enter" in text.lower() for text in texts)
+
+
+def test_every_step_that_asks_for_a_number_says_which_control_answers_it() -> None:
+    # The table shows a control for each thing a prompt asks to enter: the dice per area
+    # (dice_wanted), the end scoring (phase over) and the tie's reroll tokens
+    # (reroll_tokens_needed). A prompt asking for something else would have none.
+    state = new(players=2, start_player=0)
+    seen = set()
+    for _ in range(80):
+        view = glow.view(state)
+        answered = bool(view["dice_wanted"]) or view["phase"] == "over"
+        assert asks_to_enter(view) == answered, (view["day"], view["phase"],
+                                                 view["prompt"]["text"])
+        seen.add((view["phase"], bool(view["dice_wanted"])))
+        if view["phase"] == "over":
+            break
+        if view["dice_wanted"]:
+            state = do(state, "dice", dice=[2, 2, 2, 2, 1])
+            assert not glow.view(state)["dice_wanted"]
+            continue
+        state = done(state)
+    assert {("morning", True), ("evening", True), ("evening", False), ("over", False)} <= seen
+    scores = {"cards": 0, "board": 0, "glowworms": 0, "companions": 1, "trails": 0}
+    state = over(2)
+    state = do(state, "end_score", player=0, score=50, **scores)
+    state = do(state, "end_score", player=1, score=50, **scores)
+    view = glow.view(state)
+    assert asks_to_enter(view) and view["reroll_tokens_needed"] == [0, 1]
