@@ -97,8 +97,9 @@ MIRROR_DEFAULTS = {"on": 0, "token": ""}
 of the app, new each time it is switched on or on demand)."""
 MIRROR_NO_PORT = N_("The game cannot be shown on phones: no network port is free ({reason}).")
 
-NEW_GAME_DEFAULTS = {"expansions": "all", "last": ""}
-"""The new-game screen's memory: the expansions in play and the last game's choices (JSON)."""
+NEW_GAME_DEFAULTS = {"expansions": "all", "last": "", "last_by_game": ""}
+"""The new-game screen's memory: the expansions in play, the last game's choices (JSON) and
+each game's own last choices (JSON, by game id), so that playing one game keeps another's."""
 
 APP_TITLE = N_("Table companion")
 # A database that could not be used was moved aside on opening: what the players read (what
@@ -464,17 +465,37 @@ class CompanionApp(App):
         return set(self.expansions)
 
     def remember_new_game(self, command: dict[str, Any]) -> None:
-        """Keep the choices of the game just started for the next new game."""
-        self.config.set("newgame", "last", json.dumps(
-            {key: value for key, value in command.items() if key not in ("cmd", "seed")}))
+        """Keep the choices of the game just started for the next new game, beside the other
+        games' own last choices."""
+        from ..games.registry import DEFAULT_GAME
+
+        choices = {key: value for key, value in command.items() if key not in ("cmd", "seed")}
+        by_game = self._stored_choices("last_by_game")
+        by_game[str(choices.get("game", DEFAULT_GAME))] = choices
+        self.config.set("newgame", "last", json.dumps(choices))
+        self.config.set("newgame", "last_by_game", json.dumps(by_game))
         self.config.write()
 
-    def last_new_game(self) -> dict[str, Any]:
+    def last_new_game(self, game: str | None = None) -> dict[str, Any]:
+        """The choices of the last game started; with `game`, that game's own last choices
+        (those saved before choices were kept per game count for the game they were for)."""
+        from ..games.registry import DEFAULT_GAME
+
+        last = self._stored_choices("last")
+        if game is None:
+            return last
+        by_game = self._stored_choices("last_by_game")
+        choices = by_game.get(game)
+        if isinstance(choices, dict):
+            return choices
+        return last if last.get("game", DEFAULT_GAME) == game else {}
+
+    def _stored_choices(self, key: str) -> dict[str, Any]:
         try:
-            last = json.loads(self.config.get("newgame", "last") or "{}")
+            stored = json.loads(self.config.getdefault("newgame", key, "") or "{}")
         except ValueError:  # a hand-edited file: start from the defaults
             return {}
-        return last if isinstance(last, dict) else {}
+        return stored if isinstance(stored, dict) else {}
 
     # --- building ---
 

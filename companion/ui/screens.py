@@ -154,7 +154,7 @@ class NewGameScreen(Screen):
 
         last_game = last.get("game", DEFAULT_GAME)
         for game_id, form in self._forms.items():
-            form.restore(last if game_id == last_game else {})
+            form.restore(last if game_id == last_game else app().last_new_game(game_id))
         if last_game in self._forms:
             self.game = last_game
         elif self.game not in self._forms:
