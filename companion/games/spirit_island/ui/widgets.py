@@ -268,7 +268,7 @@ class DeckPips(BoxLayout):
 class FearCardPicker(InstantPopup):
     """Names the fear card turned over: the cards of the expansions in play, a search by
     letters (on its own keys, or a keyboard), and "resolve without naming it" always in view
-    (Space or Enter picks it). Built once; opening it only hands the list new data."""
+    (a keyboard's Space or Enter picks it). Built once; opening it only hands the list new data."""
 
     query = StringProperty("")
     """The letters typed so far."""
