@@ -186,6 +186,7 @@ class SettingsScreen(Screen):
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
         self.find_ports()
+        self.ids.scroll.scroll_y = 1  # opens at its top (Language), not where it was left
 
     def refresh(self) -> None:
         config = app().config
