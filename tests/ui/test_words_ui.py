@@ -126,3 +126,11 @@ def test_the_invader_boards_space_names_share_one_size_at_the_largest_french_tex
             assert all(title.texture_size[1] <= title.height + 1 for title in titles), size
     finally:
         ui.close()
+
+
+def test_a_card_number_pattern_that_cannot_be_used_is_explained_in_players_words(
+        ui: Harness) -> None:
+    ui.app.reader_link.configure("loop://", "line", "ID=(")
+    notice = ui.app.notice
+    assert "ID=(" in notice and "UID:([0-9A-F]+)" in notice
+    assert "regular expression" not in notice and "position" not in notice
