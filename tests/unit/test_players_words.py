@@ -41,3 +41,21 @@ def test_an_undone_action_of_spirit_island_is_named_in_words_not_by_its_id(
     assert words and "_" not in words
     assert f"({cmd})" not in words  # the old "correction (set_blight)"
     assert lang == "en" or words != describe_command(command, str)
+
+
+def test_no_text_is_handed_to_the_catalogue_already_formatted() -> None:
+    """`_(f"…")` or `_("a" + b)` looks up a text no catalogue can hold: it would stay English.
+    (Every constant text handed over has its German and French entry: test_catalogues.)"""
+    import ast
+
+    from companion.i18n_messages import PACKAGE
+
+    formatted = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node.func, "id", getattr(node.func, "attr", None)) \
+                if isinstance(node, ast.Call) else None
+            if name in ("_", "N_", "gettext", "ngettext") and node.args and isinstance(
+                    node.args[0], (ast.JoinedStr, ast.BinOp)):
+                formatted.append(f"{path.name}:{node.lineno}")
+    assert not formatted
