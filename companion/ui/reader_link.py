@@ -93,8 +93,9 @@ class ReaderLink:
             settings = ReaderSettings(port=port, family=family,
                                       line_pattern=line_pattern.strip() or None)
         except ValueError as error:
-            self.show_status(N_("Card reader: {problem}"), problem=error)
-            self.show_notice(_("Card reader not started: {problem}").format(problem=error))
+            problem = pattern_problem(line_pattern) or str(error)
+            self.show_status(N_("Card reader: {problem}"), problem=problem)
+            self.show_notice(_("Card reader not started: {problem}").format(problem=problem))
             return
         self.start(settings)
 
@@ -205,3 +206,19 @@ def _close_pickers() -> None:
     for child in list(Window.children):
         if isinstance(child, CardPicker):
             child.dismiss()
+
+
+def pattern_problem(line_pattern: str) -> str:
+    """What is wrong with a card number pattern, in players' words ("" when nothing is): the
+    reader's own reason quotes the regular-expression engine, which no player can act on."""
+    from ..reader.codecs import LineDecoder
+
+    pattern = line_pattern.strip()
+    if not pattern:
+        return ""
+    try:
+        LineDecoder(pattern)
+    except ValueError:
+        return _("the card number pattern {pattern} cannot be used: it needs the card number "
+                 "in round brackets, for example UID:([0-9A-F]+)").format(pattern=pattern)
+    return ""

@@ -381,7 +381,9 @@ class HistoryScreen(Screen):
             self.refresh()
             app().reload_state()
 
-        ask_then(_("Delete game {game} from the history for good?").format(game=game_id),
+        row = next((row for row in self.ids.games.data if row["game_id"] == game_id), None)
+        game = row["text"] if row else ""
+        ask_then(_("Delete this game from the history for good?\n{game}").format(game=game),
                  _("Delete"), go, app().confirm_destructive)
 
 
@@ -477,11 +479,11 @@ class HistoryDetailScreen(Screen):
         game = answer["game_detail"]
         history = history_of(game)
         self.game_id = game_id
-        self.title = _("Game {game}").format(game=game_id)
-        titles = {row["title"] for row in app().service_call({"cmd": "games"}).get("games", [])}
-        if names_games(titles | {game["title"]}):
-            self.title = f"{self.title} · {game_name(game['title'])}"
         self.date_text = local_time(game.get("started_at"))
+        # What the players know the game by (its name and when it began), not the database's
+        # number for it.
+        self.title = " · ".join(part for part in (game_name(game["title"]), self.date_text)
+                                if part)
         self.length_text = duration_text(game.get("duration_minutes") or 0.0)
         players = game["players"]
         self.players_text = _("1 player") if players == 1 \

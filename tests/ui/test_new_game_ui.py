@@ -69,7 +69,7 @@ def test_leviathans_unverified_numbers_show_the_values_in_use_and_only_changes_a
     form = open_leviathan_form(ui)
     ui.tap_id("lw_hard")
     ui.tap_id("lw_players_1")
-    assert "as in our data" in ui.widget("lw_numbers").text
+    assert "none corrected" in ui.widget("lw_numbers").text
     ui.tap_id("lw_numbers")
     catalogue = ui.app.catalogue_of("leviathan-wilds")["numbers"]
     # The values the game would use for a hard solo game, the wrath's space counted from 1.

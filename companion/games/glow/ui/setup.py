@@ -306,7 +306,7 @@ class GlowForm(ScrollView):
                 else label
             stepper.value = value
         count = len(self.corrections)
-        self.numbers_text = _("Unverified board numbers: as in our data") if not count else \
+        self.numbers_text = _("Unverified board numbers: none corrected") if not count else \
             _("Unverified board numbers: {count} corrected").format(count=count)
         self._show_note()
 

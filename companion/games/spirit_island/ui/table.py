@@ -150,6 +150,8 @@ class TableScreen(Screen):
     """The blight card's side: healthy, still_healthy or blighted (it picks the tile's colour)."""
     blight_side_label = StringProperty("")
     """The side in a word or two."""
+    blight_card_name = StringProperty("")
+    """The flipped blight card's name ("" before it flips)."""
     blight_warning = BooleanProperty(False)
     """At most one player's worth of blight is left on the card."""
     deck_count = NumericProperty(0)
@@ -402,6 +404,7 @@ class TableScreen(Screen):
         self.blight_side_key = glance.blight_side if glance.blight_side in BLIGHT_SIDE_KEYS \
             else "healthy"
         self.blight_side_label = glance.blight_side_label
+        self.blight_card_name = glance.blight_card_name
         self.blight_warning = glance.blight_warning
         self.deck_count = glance.deck_count
         self.deck_runs = list(glance.deck_runs)

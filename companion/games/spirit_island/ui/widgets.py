@@ -27,6 +27,7 @@ from kivy.uix.widget import Widget
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
+    FitLabel,
     FitText,
     InstantPopup,
     folded,
@@ -85,8 +86,28 @@ class CardTile(BoxLayout):
                 chip.scale = self.scale
 
 
+class SlotTitle(FitLabel):
+    """A space's name over its cards: it shrinks to fit as a FitLabel does, then to the size
+    of the board's most shrunk name (`shared_size`), so that the names read as one row."""
+
+    fitted_size = NumericProperty(0)
+    """The font size this name alone fits at (0 before its first fit)."""
+    shared_size = NumericProperty(0)
+    """The smallest fitted size of the names shown beside it (0: none known yet)."""
+
+    def _fit(self, *args: Any) -> None:
+        super()._fit(*args)
+        self.fitted_size = self.font_size
+        self.on_shared_size()
+
+    def on_shared_size(self, *_: Any) -> None:
+        if self.fitted_size:
+            self.font_size = min(self.fitted_size, self.shared_size or self.fitted_size)
+
+
 class SlotColumn(BoxLayout):
-    """One space of the invader board (Ravage, Build, …) with the cards lying on it."""
+    """One space of the invader board (Ravage, Build, …) with the cards lying on it; the names
+    of the spaces shown side by side share one font size."""
 
     title = StringProperty("")
     """The space's name."""
@@ -102,6 +123,16 @@ class SlotColumn(BoxLayout):
         """The card widgets, refilled when the cards move (most Done taps, Undo, Redo)."""
         self.bind(faces=self._show)
         self._show()
+        self.ids.title.bind(fitted_size=self._level_titles)
+        self.bind(opacity=self._level_titles)
+
+    def _level_titles(self, *_: Any) -> None:
+        columns = [column for column in self.parent.children if isinstance(column, SlotColumn)
+                   and "title" in column.ids] if self.parent is not None else [self]
+        shared = min((column.ids.title.fitted_size for column in columns
+                      if column.opacity > 0 and column.ids.title.fitted_size), default=0)
+        for column in columns:
+            column.ids.title.shared_size = shared
 
     def _show(self, *_: Any) -> None:
         faces = self.faces or [None]
@@ -269,7 +300,7 @@ class DeckPips(BoxLayout):
 class FearCardPicker(InstantPopup):
     """Names the fear card turned over: the cards of the expansions in play, a search by
     letters (on its own keys, or a keyboard), and "resolve without naming it" always in view
-    (Space or Enter picks it). Built once; opening it only hands the list new data."""
+    (a keyboard's Space or Enter picks it). Built once; opening it only hands the list new data."""
 
     query = StringProperty("")
     """The letters typed so far."""
