@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from kivy.app import App
 from kivy.metrics import dp
@@ -114,7 +114,9 @@ class BannerArea(KitPart, BoxLayout):
         if rows is None or not rows.children:
             self.shown_height = 0
             return
-        self.shown_height = min(rows.height + 2 * self.padding[1], max(self.room, dp(60)))
+        # At least a finger's height (its OK button), at most `room`.
+        self.shown_height = max(dp(52), min(rows.height + 2 * self.padding[1],
+                                            max(self.room, dp(60))))
 
 
 class PromptColumn(KitPart, ScrollView):
@@ -195,7 +197,7 @@ class KitTable(Screen):
         # test, the reader and the soak find `done`, `undo`, `banner_rows` as before.
         for part in list(self.walk(restrict=True)):
             if isinstance(part, KitPart):
-                for name, widget in part.ids.items():
+                for name, widget in cast(Any, part).ids.items():
                     self.ids.setdefault(name, widget)
         if app() is not None:
             app().bind(text_scale=self.on_size)
