@@ -206,6 +206,8 @@ class KitTable(Screen):
         # The panel's own proportions in either orientation: 1280x720 and 720x1280 both 1.5.
         long_side, short_side = max(self.size), min(self.size)
         self.glance = max(1.0, min(long_side / dp(800), short_side / dp(480)))
+        for line in self._banner_lines:  # the banner's words grow with the table
+            line.scale = self.glance
 
     def on_pre_enter(self, *_args: Any) -> None:
         if app().game_state:
