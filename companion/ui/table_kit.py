@@ -31,7 +31,7 @@ from kivy.uix.scrollview import ScrollView
 from .. import i18n
 from ..i18n import _
 from . import screens
-from .widgets import FitButton, GrowLabel, reuse_rows
+from .widgets import FitButton, GrowLabel, TableMenu, reuse_rows
 
 SETTLE_SECONDS = 0.5
 """A tap on the step button this soon after it changed its meaning was meant for the meaning
@@ -141,6 +141,10 @@ class BannerLine(GrowLabel):
     """The kind of news (an event type, "undo", or a lasting kind such as "win")."""
     scale = NumericProperty(1.0)
     """The table's scale with the window (its `glance`)."""
+
+
+class KitMenu(TableMenu):
+    """A table's menu with what every game needs: Home, Abandon, Settings, Back."""
 
 
 class KitTable(Screen):
@@ -308,7 +312,9 @@ class KitTable(Screen):
         app().send({"cmd": "redo"})
 
     def open_menu(self) -> None:
-        """The game's menu (a game overrides it)."""
+        """The game's menu: the kit's (Home, Abandon, Settings, Back) unless the game has its
+        own."""
+        KitMenu().open()
 
     # --- the banner ---
 

@@ -84,3 +84,16 @@ def test_a_language_switch_mid_game_tells_title_and_banner_again_and_cuts_nothin
     ui.app.change_setting("companion", "language", i18n.LANGUAGES["en"])
     ui.frames(2)
     assert table.title == english_title and banner_lines(ui) == english_lines
+
+
+def test_the_menu_opens_and_leads_home_with_the_game_kept(game_id: str, ui: Harness) -> None:
+    start_on_table(ui, game_id)
+    ui.tap_id("done")
+    kept = where(ui.state)
+    ui.tap_id("menu")
+    menu = ui.popup()
+    assert menu is not None, "Menu opened nothing"
+    ui.tap(next(widget for widget in menu.walk()
+                if getattr(widget, "text", "") == "Home (the game is kept)"))
+    assert ui.popup() is None and ui.screen.name == "home"
+    assert where(ui.state) == kept and ui.widget("resume").opacity > 0
