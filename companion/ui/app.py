@@ -53,6 +53,7 @@ STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
 KEYS_FILE = "keys.kv"  # the on-screen keys of every text field
 MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
 BOUNDARY_FILE = "boundary.kv"  # the panel after a screen's code failed
+KIT_FILE = "table_kit.kv"  # the table kit's parts; loaded before any game's screen
 # Each shared screen: its class and its layout file. A screen (and its file) is built the first
 # time it is needed, so the app shows Home without paying for the table, the setup form and the
 # rest; the table is then built while the players look at Home. A game's own screens (its table,
@@ -608,6 +609,8 @@ class CompanionApp(App):
         """The screen called `name`, built (with its layout file) the first time it is asked for."""
         if not self.screens.has_screen(name):
             screen_class, layout = SCREENS[name] if name in SCREENS else game_screen(name)
+            if name not in SCREENS:
+                _load_layout(KIT_FILE)  # every game's table is built from the kit
             _load_layout(layout)
             self.screens.add_widget(screen_class(name=name))
         return self.screens.get_screen(name)

@@ -182,7 +182,9 @@ def score_the_digest_s_example(ui: Harness) -> None:
     assert state["players"][1]["final"] == 72
     assert state["outcome"] is not None
     assert "72" in second.end_text and second.final_text == "72"
-    assert ui.screen.scored and ui.screen.banner == state["prompt"]["text"]
+    # the winner heads the banner (the day's end, said before, stays below it)
+    assert ui.screen.scored and ui.screen.banner.splitlines()[0] == state["prompt"]["text"]
+    assert ui.screen.banner_kind == "win"
     shown_matches_state(ui)
     look(ui, "scoring-result")
 

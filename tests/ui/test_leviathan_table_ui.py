@@ -212,6 +212,9 @@ def test_an_easy_solo_game_names_threats_plays_ap_cards_and_wins_by_striking(
         state = strike(ui, index, sum(crystal["dice"]))
         assert state["crystals"][index]["shattered"], ui.app.notice
     assert state["outcome"]["result"] == "win" and ui.screen.banner_kind == "win"
+    # the title says the game is over, never "step Game over"
+    title = ui.widget("title").text
+    assert title.endswith(" · round 2 · game over") and "step" not in title, title
     assert ui.widget("guardian").disabled and ui.widget("step_row").height == 0
     look(ui, "easy-won")
 

@@ -25,12 +25,12 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.screenmanager import Screen
 
 from companion.games.glow.data import ROW
-from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
+from companion.games.glow.table_words import PHASE_NAMES, PHASES
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.i18n import _, ngettext
+from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     CardPicker,
@@ -516,31 +516,21 @@ def board_text(state: dict[str, Any], player: dict[str, Any]) -> str:
         islands=", ".join(map(str, islands)), value=player["board_value"])
 
 
-class GlowTableScreen(Screen):
-    title = StringProperty("")
-    """The board side, the day and the phase."""
+class GlowTableScreen(KitTable):
+    """The kit's title is the board side, the day and the phase; its reminders are the
+    phase's, the evening's chores numbered; its banner the start marker passing, the game's
+    end, the winner."""
+
     phase = StringProperty("")
     """The phase the game is in (what Done finishes), or "over"."""
-    prompt = StringProperty("")
-    """What to do now."""
-    reminders = StringProperty("")
-    """The rules to keep in mind in this phase, one a line (the evening's chores numbered)."""
     gate = StringProperty("")
     """The "nothing forgotten?" question Done asks in this phase ("" when it asks none)."""
-    banner = StringProperty("")
-    """The start marker passing, the game's end, the winner; empty otherwise."""
-    banner_kind = StringProperty("")
-    """"news" or "win"."""
     over = BooleanProperty(False)
     """The days are over: the end scoring."""
     scored = BooleanProperty(False)
     """Every player is scored: the result stands."""
     tie_break = StringProperty("")
     """Who a tie-break by reroll tokens put ahead, in words."""
-    can_undo = BooleanProperty(False)
-    can_redo = BooleanProperty(False)
-    done_text = StringProperty("")
-    """What the big button does now."""
     area_mode = StringProperty("")
     """What the encounter-track row asks for: "dice" (the small dice in each area), "pick"
     (who recruits from which area), "discard" (two players' extra companion), "" (hidden)."""
@@ -551,8 +541,15 @@ class GlowTableScreen(Screen):
     enter_dice_text = StringProperty("")
     compact_tiles = BooleanProperty(False)
     """The tiles leave out their lap and board lines for the encounter track's row."""
+    prompt_bold = True
+
+    @property
+    def done_text(self) -> str:
+        """What the big button says now (the kit's `action_label`)."""
+        return str(self.action_label)
 
     def on_kv_post(self, *_args: Any) -> None:
+        super().on_kv_post()
         self._state: dict[str, Any] = {}
         self._panel: PlayerPanel | ScorePanel | TiePanel | None = None
         days, phases = self.ids.days, self.ids.phases
@@ -567,10 +564,6 @@ class GlowTableScreen(Screen):
         self._dice_for: tuple[int, str] | None = None
         """The day and phase the row's dice counts were started for: kept over refreshes
         (a score tapped meanwhile), started afresh at the next entry."""
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        if is_glow(app().game_state):
-            self.refresh(app().game_state, [])
 
     # --- what the shared screens ask of a table ---
 
@@ -596,23 +589,12 @@ class GlowTableScreen(Screen):
     def ready_text(all_ticked: bool) -> str:
         return _("All set: on to day 1") if all_ticked else _("Set up: on to day 1")
 
-    def key_pressed(self, key: int, codepoint: str | None, ctrl: bool) -> bool:
-        if ctrl and codepoint == "z":
-            self.undo()
-        elif ctrl and codepoint == "y":
-            self.redo()
-        elif not ctrl and key in (13, 32, 271):  # Enter, Space, keypad Enter
-            self.done()
-        else:
-            return False
-        return True
-
     # --- what the screen shows ---
 
-    def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
-        if not is_glow(state):
-            return  # no game, or another game's state
-        assert state is not None
+    def shows(self, state: dict[str, Any]) -> bool:
+        return is_glow(state)  # not another game's state
+
+    def show_state(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         self._state = state
         phase = state["phase"]
         self.phase = phase
@@ -631,16 +613,18 @@ class GlowTableScreen(Screen):
         self.reminders = "\n".join(f"{n}. {line}" if numbered else f"• {line}"
                                    for n, line in enumerate(lines, start=1))
         self.gate = state["gate"]["text"] if state["gate"] else ""
-        self.can_undo, self.can_redo = bool(state.get("can_undo")), bool(state.get("can_redo"))
         self.tie_break = tie_break_text(state)
-        self._show_banner(state, events)
         self._show_track(state)
         self._show_players(state)
         self._show_areas(state)
         tie = bool(state.get("reroll_tokens_needed"))
-        self.done_text = (_("Home") if self.scored else _("Break the tie") if tie
-                          else _("Score the next player")) \
-            if self.over else (_("Done: nothing forgotten?") if self.gate else _("Done"))
+        # Done sends the phase it means; where it asks "nothing forgotten?" first, it opens
+        # the question instead.
+        self.show_step((_("Home") if self.scored else _("Break the tie") if tie
+                        else _("Score the next player"))
+                       if self.over else (_("Done: nothing forgotten?") if self.gate
+                                          else _("Done")),
+                       None if self.over or self.gate else {"cmd": "next", "phase": phase})
         if self._panel is not None:
             self._panel.show(state)
         if any(event.get("type") == "game_started" and event.get("mode") == "scoring"
@@ -648,15 +632,6 @@ class GlowTableScreen(Screen):
             # Scoring only: nothing to set out, straight on to the scoring (after the shared
             # new-game screen has shown the checklist).
             Clock.schedule_once(lambda _dt: app().show(app().table_name()), 0)
-
-    def _show_banner(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        """The same lines as the phones' page (table_words); a refresh without a command
-        (entering, a language change) keeps the news shown."""
-        if state["outcome"] is None and not events:
-            return
-        lines = banner_lines(events, state, _)
-        self.banner_kind, self.banner = ((lines[-1]["kind"], lines[-1]["text"]) if lines
-                                         else ("", ""))
 
     def _show_track(self, state: dict[str, Any]) -> None:
         for day, cell in enumerate(self._days, start=1):
@@ -806,7 +781,7 @@ class GlowTableScreen(Screen):
 
     # --- what the players do ---
 
-    def done(self) -> None:
+    def step_action(self) -> None:
         """The big button: finish the phase (asking "nothing forgotten?" where the rules do);
         once the days are over, the next player's scoring; once all are scored, Home."""
         if self.over:
@@ -825,12 +800,11 @@ class GlowTableScreen(Screen):
                          when_confirmed=lambda: app().send(
                              {"cmd": "next", "phase": phase, "confirm": True})).open()
             return
-        app().send({"cmd": "next", "phase": self.phase})
+        super().step_action()
 
-    def act(self) -> None:
-        """A "done" command tag laid on the reader: what the big button does (the name every
-        game's table screen answers to)."""
-        self.done()
+    def done(self) -> None:
+        """The big button, through the kit's guard (the name this table had before the kit)."""
+        self.act()
 
     def change(self, what: str, player: int, amount: int) -> None:
         """A tile's − or +: the score or the reroll tokens."""
@@ -857,12 +831,6 @@ class GlowTableScreen(Screen):
         chooser.when_picked = lambda area: app().send(
             {"cmd": "pick", "player": picker, "area": int(area), "card": card})
         chooser.open()
-
-    def undo(self) -> None:
-        app().send({"cmd": "undo"})
-
-    def redo(self) -> None:
-        app().send({"cmd": "redo"})
 
     def open_menu(self) -> None:
         GlowMenu().open()
