@@ -31,6 +31,7 @@ from companion.games.leviathan_wilds.table_words import (
     state_banner,
 )
 from companion.i18n import N_, _, ngettext
+from companion.ui.figures import FigureTile  # noqa: F401  (named in kv)
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, reuse_rows
 
@@ -64,6 +65,12 @@ class ThreatTile(BoxLayout):
     """The space, counted 1-5 from the left as players do."""
     face = StringProperty("")
     """What lies there, in words: face down, calm, wild (and the card's name once known)."""
+    half = StringProperty("")
+    """The upright half, in words: WILD or calm."""
+    face_up = BooleanProperty(False)
+    """The card lies face up."""
+    half_colour = ListProperty(rgba(CALM))
+    """The upright half's colour (shown along a face-down card's top edge)."""
     background = ListProperty(rgba(FACE_DOWN))
     """The half's colour (grey face down)."""
     ink = ListProperty([1, 1, 1, 1])
@@ -88,7 +95,13 @@ class GuardianTile(ButtonBehavior, BoxLayout):
     margin = NumericProperty(0)
     """Health above corruption: the guardian is defeated when it reaches 0."""
     cards = StringProperty("")
-    """Deck, hand and discard."""
+    """Deck, hand and discard, in words."""
+    deck = NumericProperty(0)
+    """Cards in the deck: the guardian's grip."""
+    hand = NumericProperty(0)
+    """Cards in the hand."""
+    discard = NumericProperty(0)
+    """Cards in the discard pile."""
     status = StringProperty("")
     """Falling, focus, weaknesses."""
     active = BooleanProperty(False)
@@ -97,6 +110,29 @@ class GuardianTile(ButtonBehavior, BoxLayout):
     """The quick buttons act on this guardian."""
     defeated = BooleanProperty(False)
     """Out of the game."""
+    falling = BooleanProperty(False)
+    """Falling (said beside the name when there is no room for the status line)."""
+    roomy = BooleanProperty(False)
+    """The tile has room for a line of its own for the status (portrait); else the status
+    follows the name."""
+
+
+class WrathSpace(BoxLayout):
+    """One space of the wrath track."""
+
+    wild = NumericProperty(0)
+    """The number printed under it: how many threats turn wild at a round's end there."""
+    current = BooleanProperty(False)
+    """The wrath marker stands on it."""
+
+
+class CrystalDie(BoxLayout):
+    """A crystal standing, as its dice (a giant crystal's two values joined by "+")."""
+
+    text = StringProperty("")
+    """Its dice, struck first to last."""
+    colour = ListProperty(rgba(CALM))
+    """Purple, or turquoise when corrupted."""
 
 
 class LeviathanMenu(TableMenu):
@@ -326,6 +362,8 @@ class LeviathanTableScreen(Screen):
     """The wrath marker's space and how many threats it turns wild."""
     crystals = StringProperty("")
     """The crystals left, with their dice."""
+    crystals_heading = StringProperty("")
+    """How many crystals are left (their dice are drawn under it)."""
     banner = StringProperty("")
     """Last Chance, or the game's end with its reason; empty otherwise."""
     banner_kind = StringProperty("")
@@ -358,6 +396,8 @@ class LeviathanTableScreen(Screen):
         self._active = -1
         self._state: dict[str, Any] = {}
         self._panel: GuardianPanel | CrystalsPanel | None = None
+        self._wrath_spaces: list[WrathSpace] = []
+        self._crystal_dice: list[CrystalDie] = []
 
     def on_pre_enter(self, *_args: Any) -> None:
         if app().game_state:
@@ -386,10 +426,14 @@ class LeviathanTableScreen(Screen):
         self.prompt = state["prompt"]["text"]
         self.reminders = "\n".join(f"• {reminder['text']}" for reminder in state["reminders"])
         track = state["wrath_track"]
+        # Players count the track's spaces from 1, as the new-game form does.
         self.wrath = _("Wrath {position} of {last} · {wild} wild").format(
-            position=track["position"], last=len(track["wild_counts"]) - 1,
+            position=track["position"] + 1, last=len(track["wild_counts"]),
             wild=track["wild_now"])
+        self._show_wrath_track(track)
         self.crystals = self._crystals_text(state)
+        self.crystals_heading = _("Crystals left {count}").format(count=state["crystals_left"])
+        self._show_crystal_dice(state["crystals"])
         self.can_undo, self.can_redo = bool(state.get("can_undo")), bool(state.get("can_redo"))
         self._show_banner(state)
         self._show_threats(state)
@@ -432,6 +476,20 @@ class LeviathanTableScreen(Screen):
         return _("Crystals left {count}: {crystals}").format(
             count=state["crystals_left"], crystals=", ".join(shown) or "-")
 
+    def _show_wrath_track(self, track: dict[str, Any]) -> None:
+        spaces = reuse_rows(self.ids.wrath_track, self._wrath_spaces, len(track["wild_counts"]),
+                            lambda _index: WrathSpace())
+        for index, (space, wild) in enumerate(zip(spaces, track["wild_counts"], strict=True)):
+            space.wild, space.current = wild, index == track["position"]
+
+    def _show_crystal_dice(self, crystals: list[dict[str, Any]]) -> None:
+        standing = [crystal for crystal in crystals if not crystal["shattered"]]
+        dice = reuse_rows(self.ids.crystal_dice, self._crystal_dice, len(standing),
+                          lambda _index: CrystalDie())
+        for die, crystal in zip(dice, standing, strict=True):
+            die.text = "+".join(str(value) for value in crystal["dice"])
+            die.colour = rgba(WILD if crystal["corrupted"] else CALM)
+
     def _show_banner(self, state: dict[str, Any]) -> None:
         self.over = state["outcome"] is not None
         self.banner_kind, self.banner = state_banner(state, _, ngettext) or ("", "")
@@ -447,6 +505,8 @@ class LeviathanTableScreen(Screen):
             colour = (WILD if threat["wild"] else CALM) if threat["face_up"] else FACE_DOWN
             half = _("WILD") if threat["wild"] else _("calm")
             tile.face = half if threat["face_up"] else _("face down\n({half})").format(half=half)
+            tile.half, tile.face_up = half, threat["face_up"]
+            tile.half_colour = rgba(WILD if threat["wild"] else CALM)
             tile.background = rgba(colour)
             tile.ink = rgba(text_colour_on(colour))
             tile.card = threat_number(threat["card"]) if threat["face_up"] else ""
@@ -469,6 +529,8 @@ class LeviathanTableScreen(Screen):
             tile.health, tile.corruption = guardian["health"], guardian["corruption"]
             tile.margin = max(0, guardian["health"] - guardian["corruption"])
             tile.defeated = guardian["defeated"]
+            tile.deck, tile.hand, tile.discard = (guardian["deck"], guardian["hand"],
+                                                  guardian["discard"])
             tile.cards = _("Deck {deck} · hand {hand} · discard {discard}").format(
                 deck=guardian["deck"], hand=guardian["hand"], discard=guardian["discard"])
             status = []
@@ -479,6 +541,8 @@ class LeviathanTableScreen(Screen):
             if guardian["weaknesses"]:
                 status.append(_("Weaknesses {count}").format(count=len(guardian["weaknesses"])))
             tile.status = " · ".join(status)
+            tile.falling = guardian["falling"]
+            tile.roomy = self.height > self.width
             tile.active = i == state["active"] and state["outcome"] is None
             tile.selected = i == self.selected
         self.selected_name = state["guardians"][self.selected]["name"]
