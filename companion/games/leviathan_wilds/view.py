@@ -102,7 +102,8 @@ def reminders(state: State, translate: Translate = as_written) -> list[dict[str,
     last = len(state.row) - 1
     if state.revealed_slot == last or (state.revealed_slot is None and state.next_slot == last):
         wrath = min(state.wrath + 1, len(state.setup.numbers.wrath_wild_counts) - 1)
-        out.append(message(REMINDERS, "lw-rem-round-end", translate, wrath=wrath,
+        # Players count the track's spaces from 1, as the new-game form and the table do.
+        out.append(message(REMINDERS, "lw-rem-round-end", translate, wrath=wrath + 1,
                            wild=wild_at(state, wrath)))
     for i, guardian in enumerate(state.guardians):
         if guardian.falling:
@@ -191,7 +192,7 @@ def setup_checklist(target: State | Setup,
     values: dict[str, Any] = {
         "leviathan": setup.leviathan, "name": LEVIATHANS[setup.leviathan].name,
         "crystals": crystals, "difficulty": word(setup.difficulty),
-        "wrath_space": numbers.wrath_start,
+        "wrath_space": numbers.wrath_start + 1,  # counted from 1, as on the form
         "wild": SETUP_WILD[setup.difficulty], "health": numbers.health_start,
         "corruption": numbers.corruption_start, "hand": HAND_SIZE, "guardian": start,
         "mushrooms": MUSHROOMS_DRAWN,

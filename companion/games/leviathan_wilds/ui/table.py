@@ -29,6 +29,7 @@ from companion.games.leviathan_wilds.table_words import (
     DIFFICULTY_NAMES,
     STEP_NAMES,
     state_banner,
+    turned_dice,
 )
 from companion.i18n import N_, _, ngettext
 from companion.ui.figures import FigureTile  # noqa: F401  (named in kv)
@@ -319,16 +320,10 @@ class CrystalsPanel(InstantPopup):
         self.has_goals = bool(goals)
 
     def change(self, index: int, amount: int) -> None:
-        """Turn the crystal's first die by `amount`: below 1 it is gone (the next die of a
-        giant crystal is struck next), a shattered crystal comes back as a 1."""
-        dice = list(self._crystals[index]["dice"])
-        if not dice:
-            dice = [1] if amount > 0 else []
-        elif dice[0] + amount < 1:
-            dice = dice[1:]
-        else:
-            dice[0] += amount
-        app().send({"cmd": "set_crystal", "crystal": index, "dice": dice})
+        """Turn the crystal's first die by `amount` (a shattered crystal stays shattered)."""
+        dice = turned_dice(self._crystals[index], amount)
+        if dice is not None:
+            app().send({"cmd": "set_crystal", "crystal": index, "dice": dice})
 
     def toggle_corrupted(self, index: int) -> None:
         crystal = self._crystals[index]
