@@ -32,7 +32,7 @@ SMALL_DIGITS = 17
 """A small figure's digits (cards in a deck, hand, discard) at 800x480."""
 LABEL_FONT = 15
 """The word under a figure, at 800x480: 15 px, as the table's other words beside numbers."""
-MOST_GROWTH = 1.25
+MOST_GROWTH = 1.15
 """How much the largest text settings grow the figures (their room on the table is finite)."""
 
 

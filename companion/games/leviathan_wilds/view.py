@@ -57,7 +57,12 @@ def prompt(state: State, translate: Translate = as_written) -> dict[str, Any]:
             return message(PROMPTS, "lw-prompt-win", translate)
         return message(PROMPTS, "lw-prompt-loss", translate, reason=_outcome_reason(state))
     slot = state.revealed_slot
+    beaten = state.guardians[i].defeated  # their turn goes on without them: never named
     if state.step == "reveal":
+        if slot is None and beaten:
+            upcoming = state.next_slot or 0
+            return message(PROMPTS, "lw-prompt-reveal-defeated", translate,
+                           slot=_slot_label(upcoming), half=_half(state, upcoming))
         if slot is not None:
             return message(PROMPTS, "lw-prompt-revealed", translate, slot=_slot_label(slot),
                            half=_half(state, slot))
@@ -76,6 +81,8 @@ def prompt(state: State, translate: Translate = as_written) -> dict[str, Any]:
         shown = slot if slot is not None else 0
         return message(PROMPTS, "lw-prompt-resolve", translate, slot=_slot_label(shown),
                        half=_half(state, shown))
+    if beaten:
+        return message(PROMPTS, "lw-prompt-draw-defeated", translate)
     if can_decline_last(state):
         return message(PROMPTS, "lw-prompt-draw-last", translate, guardian=who, hand=HAND_SIZE)
     return message(PROMPTS, "lw-prompt-draw", translate, guardian=who, hand=HAND_SIZE)

@@ -1,7 +1,10 @@
 """The table's words and corrections: the Last Chance banner counts the turn being played as
-one still left; a shattered crystal is not raised again by the crystals panel's +1."""
+one still left; a shattered crystal is not raised again by the crystals panel's +1; the wrath
+track counted from 1; the prompt of a defeated guardian's turn does not tell them to act."""
 
 from __future__ import annotations
+
+import pytest
 
 from companion.games.leviathan_wilds.table_words import state_banner
 from companion.i18n import _, ngettext
@@ -47,3 +50,16 @@ def test_the_wrath_track_is_counted_from_1_in_the_checklist_reminders_and_news()
     assert f"space {WRATH_START['medium'] + 1})" in line
     event = {"type": "round_ended", "round": 1, "wrath": 0, "wild": 1}
     assert "wrath 1," in news([event], {"guardians": []}, _, ngettext)[0][1]
+
+
+@pytest.mark.parametrize("step", ["reveal", "draw"])
+def test_after_their_defeat_the_prompt_no_longer_tells_the_guardian_to_act(step: str) -> None:
+    from companion.games.leviathan_wilds.view import prompt
+    from tests.games.leviathan_wilds.play import do, new, to_step
+
+    state = to_step(new(players=3, difficulty="medium"), step)
+    name = prompt(state)["values"]["guardian"]
+    state = do(state, "corruption", guardian=state.active, amount=8)
+    assert state.guardians[state.active].defeated and state.step == step
+    shown = prompt(state)
+    assert name not in shown["text"] and "defeated" in shown["text"]
