@@ -43,6 +43,11 @@ def glance(width: float, height: float) -> float:
     return float(max(1.0, min(long_side / dp(800), short_side / dp(480))))
 
 
+def key_font(scale: float, text_scale: float) -> float:
+    """A key figure's font size at a window `glance` of `scale` and the app's text size."""
+    return KEY_DIGITS / DIGIT_SHARE * scale * max(1.0, min(text_scale, MOST_GROWTH))
+
+
 class FigureSizes(EventDispatcher):
     """The font sizes of every figure tile, from the window's size and the text setting; one
     for the whole app, so a resize or a new text size sets them once."""
@@ -75,10 +80,14 @@ class FigureSizes(EventDispatcher):
         self.update()
 
     def update(self, *_args: Any) -> None:
+        if App.get_running_app() is None:
+            # Between two apps (tests start many in one window) the layouts' rules that read
+            # these sizes must not run: they read the app too. The next app's `follow` sets them.
+            return
         text_scale = float(getattr(self._app, "text_scale", 1.0) or 1.0)
         growth = max(1.0, min(text_scale, MOST_GROWTH))
         self.scale = glance(*Window.size)
-        self.key = KEY_DIGITS / DIGIT_SHARE * self.scale * growth
+        self.key = key_font(self.scale, text_scale)
         self.small = SMALL_DIGITS / DIGIT_SHARE * self.scale * growth
         self.label = LABEL_FONT * self.scale * max(1.0, min(text_scale, 1.2))
 

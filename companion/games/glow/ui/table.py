@@ -30,6 +30,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.i18n import _, ngettext
+from companion.ui.figures import sizes as figure_sizes
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     CardPicker,
@@ -433,6 +434,7 @@ class GlowTableScreen(Screen):
             phases.add_widget(cell)
 
     def on_pre_enter(self, *_args: Any) -> None:
+        figure_sizes.follow()  # the scores are key figures, sized from the window and text
         if is_glow(app().game_state):
             self.refresh(app().game_state, [])
 

@@ -27,6 +27,7 @@ from kivy.uix.screenmanager import Screen
 from companion import i18n
 from companion.i18n import N_, _
 from companion.ui import screens
+from companion.ui.figures import key_font
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
@@ -124,8 +125,9 @@ class TableScreen(Screen):
     """The last TableView shown."""
     glance = NumericProperty(1.0)
     """How much larger than on the 800x480 panel the board is drawn (its type and shapes)."""
-    figure = NumericProperty(54)
-    """The height of the board's numbers' row: 54 px at 800x480, scaled with `glance`."""
+    figure = NumericProperty(72)
+    """The height of the board's numbers' row: 72 px at 800x480 (digits 42 px high), scaled
+    with `glance`."""
     label = NumericProperty(15)
     """The size of the words beside the board's numbers: 15 px at 800x480 and normal text,
     scaled with `glance`; the largest text sizes grow it only so far (the cards win)."""
@@ -268,8 +270,11 @@ class TableScreen(Screen):
         # The panel's own proportions in either orientation: 1280x720 and 720x1280 both 1.5.
         long_side, short_side = max(self.size), min(self.size)
         self.glance = max(1.0, min(long_side / dp(800), short_side / dp(480)))
-        self.figure = dp(54) * self.glance
         text_scale = app().text_scale if app() else 1.0
+        # The board's key figures are figure tiles' key figures: their digits 40 px or more
+        # at 800x480 (a Figure's font is 0.82 of its row). They do not grow with the text:
+        # on the 800x480 board the invader cards would fall under their 64 px.
+        self.figure = key_font(self.glance, 1.0) / 0.82
         self.label = sp(15) * min(text_scale, 1.2) * self.glance
 
     def on_pre_enter(self, *_args: Any) -> None:
