@@ -117,8 +117,6 @@ class FigureTile(BoxLayout):
     """The number's font size, from `sizes`."""
     label_font = NumericProperty(sizes.label)
     """The word's font size, from `sizes`."""
-    inline = BooleanProperty(False)
-    """The word stands beside the number (a row of small figures), not under it."""
     ink = StringProperty("")
     """The colour role of the number and the word ("" for the theme's text colour)."""
 

@@ -34,7 +34,7 @@ from companion.games.leviathan_wilds.table_words import (
 from companion.i18n import N_, _, ngettext
 from companion.ui.figures import FigureTile  # noqa: F401  (named in kv)
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, reuse_rows
+from companion.ui.widgets import CardPicker, FitLabel, InstantPopup, TableMenu, reuse_rows
 
 CALM = "#5B3F8C"
 """A threat's calm half: the game's purple."""
@@ -118,8 +118,9 @@ class GuardianTile(ButtonBehavior, BoxLayout):
     follows the name."""
 
 
-class WrathSpace(BoxLayout):
-    """One space of the wrath track."""
+class WrathSpace(FitLabel):
+    """One space of the wrath track (one label: a track of ten is rebuilt never, refilled on
+    every tap)."""
 
     wild = NumericProperty(0)
     """The number printed under it: how many threats turn wild at a round's end there."""
@@ -127,11 +128,10 @@ class WrathSpace(BoxLayout):
     """The wrath marker stands on it."""
 
 
-class CrystalDie(BoxLayout):
-    """A crystal standing, as its dice (a giant crystal's two values joined by "+")."""
+class CrystalDie(FitLabel):
+    """A crystal standing, as its dice (a giant crystal's two values joined by "+"), in its
+    `text`."""
 
-    text = StringProperty("")
-    """Its dice, struck first to last."""
     colour = ListProperty(rgba(CALM))
     """Purple, or turquoise when corrupted."""
 
