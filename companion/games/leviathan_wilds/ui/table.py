@@ -10,7 +10,7 @@ layouts/leviathan_wilds/table.kv, and every tap is a driver command sent through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from kivy.app import App
 from kivy.properties import (
@@ -182,7 +182,13 @@ class GuardianPanel(InstantPopup):
     cards = StringProperty("")
     """Deck, hand and discard, in words."""
     status = StringProperty("")
-    """Health, corruption, falling, focus, weaknesses, in words."""
+    """Defeated, falling, weaknesses, in words."""
+    health = NumericProperty(0)
+    corruption = NumericProperty(0)
+    deck = NumericProperty(0)
+    """Cards in the deck: the guardian's grip."""
+    hand = NumericProperty(0)
+    discard = NumericProperty(0)
     falling = BooleanProperty(False)
     focus_ready = BooleanProperty(False)
     weaknesses = NumericProperty(0)
@@ -191,10 +197,11 @@ class GuardianPanel(InstantPopup):
     def show(self, state: dict[str, Any]) -> None:
         guardian = state["guardians"][self.guardian]
         self.name = guardian["name"]
+        self.health, self.corruption = guardian["health"], guardian["corruption"]
+        self.deck, self.hand, self.discard = guardian["deck"], guardian["hand"], guardian["discard"]
         self.cards = _("Deck {deck} · hand {hand} · discard {discard}").format(
             deck=guardian["deck"], hand=guardian["hand"], discard=guardian["discard"])
-        status = [_("Health {health} · corruption {corruption}").format(
-            health=guardian["health"], corruption=guardian["corruption"])]
+        status = []  # health and corruption stand above it as figures
         if guardian["defeated"]:
             status.append(_("Defeated"))
         if guardian["falling"]:
@@ -289,6 +296,8 @@ class CrystalsPanel(InstantPopup):
     """The game has win conditions or counters to show."""
 
     def __init__(self, **kwargs: Any) -> None:
+        self._crystal_rows: list[CrystalRow] = []
+        """The crystals' rows, refilled likewise (a later game may have fewer crystals)."""
         self._goal_rows: list[GoalRow] = []
         """The goals' row widgets: the panel stays open over many taps, and each refills
         them rather than building new ones."""
@@ -296,13 +305,9 @@ class CrystalsPanel(InstantPopup):
 
     def show(self, state: dict[str, Any]) -> None:
         self._crystals = state["crystals"]
-        rows = self.ids.crystal_rows
-        shown = list(reversed(rows.children))
-        while len(shown) < len(self._crystals):
-            row = CrystalRow(index=len(shown), panel=self)
-            rows.add_widget(row)
-            shown.append(row)
-        for row, crystal in zip(shown, self._crystals, strict=False):
+        shown = reuse_rows(self.ids.crystal_rows, self._crystal_rows, len(self._crystals),
+                           lambda index: CrystalRow(index=index, panel=self))
+        for row, crystal in zip(shown, self._crystals, strict=True):
             row.text = crystal_text(row.index + 1, crystal)
             row.shattered, row.corrupted = crystal["shattered"], crystal["corrupted"]
         goals = [{"kind": "condition", "key": str(number), "met": condition["met"],
@@ -342,6 +347,9 @@ class CrystalsPanel(InstantPopup):
 
     def count(self, name: str, amount: int) -> None:
         app().send({"cmd": "counter", "counter": name, "amount": amount})
+
+
+PanelT = TypeVar("PanelT", "GuardianPanel", "CrystalsPanel")
 
 
 class LeviathanTableScreen(Screen):
@@ -393,6 +401,7 @@ class LeviathanTableScreen(Screen):
         self._panel: GuardianPanel | CrystalsPanel | None = None
         self._wrath_spaces: list[WrathSpace] = []
         self._crystal_dice: list[CrystalDie] = []
+        self._panels: dict[type, GuardianPanel | CrystalsPanel] = {}
 
     def on_pre_enter(self, *_args: Any) -> None:
         if app().game_state:
@@ -657,15 +666,24 @@ class LeviathanTableScreen(Screen):
     # --- the panels ---
 
     def open_guardian(self) -> None:
-        panel = GuardianPanel(guardian=self.selected)
+        panel = self._built(GuardianPanel)
+        panel.guardian = self.selected
+        panel.ids.amount.value = 1
         self._open_panel(panel)
 
     def open_crystals(self) -> None:
-        self._open_panel(CrystalsPanel())
+        self._open_panel(self._built(CrystalsPanel))
+
+    def _built(self, kind: type[PanelT]) -> PanelT:
+        """The panel of `kind`: built the first time it opens, refilled every later time."""
+        panel = self._panels.get(kind)
+        if panel is None:
+            panel = self._panels[kind] = kind()
+            panel.bind(on_dismiss=self._panel_closed)
+        return cast(PanelT, panel)
 
     def _open_panel(self, panel: GuardianPanel | CrystalsPanel) -> None:
         panel.show(self._state)
-        panel.bind(on_dismiss=self._panel_closed)
         self._panel = panel
         panel.open()
 
