@@ -2,7 +2,8 @@
 the AP card, the game menu) can be reached by a finger at 800x480 and 720x1280, at the normal
 and the largest text: scrolled into view as a player would, its middle lies in the window,
 inside the panel, and inside every box that holds it (a button that spills out of its box is
-drawn over its neighbours or off the panel), and it is a finger's size."""
+drawn over its neighbours or off the panel), and it is a finger's size. And the panels are built
+once and refilled for each opening (a tap that opens one builds nothing)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,40 @@ def test_every_button_of_every_panel_is_within_reach(size: str, text_size: str,
         ui.close()
     assert seen == ["ap card", "guardian", "crystals", "menu"]
     assert not problems, "\n".join(problems)
+
+
+def test_the_panels_are_built_once_and_refilled_for_each_opening(tmp_path: Path) -> None:
+    ui = Harness(tmp_path / "games.db", SIZES["800x480"])
+    try:
+        opened = panels(ui)
+        next(opened)  # the table is set up; the AP card panel is open
+        ui.popup().dismiss()
+        ui.frames(2)
+        table = ui.screen
+        table.open_guardian()
+        ui.frames(2)
+        first = ui.popup()
+        assert first.name == ui.state["guardians"][table.selected]["name"]
+        first.dismiss()
+        ui.frames(2)
+        table._chosen(table.ids.guardians.children[0])  # the last guardian's tile
+        table.open_guardian()
+        ui.frames(2)
+        again = ui.popup()
+        assert again is first and again.guardian == len(ui.state["guardians"]) - 1
+        assert again.name == ui.state["guardians"][-1]["name"]
+        assert again.health == ui.state["guardians"][-1]["health"]
+        again.dismiss()
+        ui.frames(2)
+        table.open_crystals()
+        ui.frames(2)
+        crystals = ui.popup()
+        crystals.dismiss()
+        ui.frames(2)
+        table.open_crystals()
+        ui.frames(2)
+        assert ui.popup() is crystals
+        assert len(crystals.ids.crystal_rows.children) == len(ui.state["crystals"])
+        crystals.dismiss()
+    finally:
+        ui.close()
