@@ -101,7 +101,7 @@ def test_leviathan_wilds_announces_the_round_end_a_defeat_last_chance_and_an_und
         for step in ("reveal", "activate", "resolve", "draw"):
             table.play(cmd="next", step=step)
     assert table.message("de")["banners"] == [
-        {"kind": "round_ended", "text": "Runde 1 ist vorbei: Zorn 2, 1 Bedrohung wird wild."}]
+        {"kind": "round_ended", "text": "Runde 1 ist vorbei: Zorn 3, 1 Bedrohung wird wild."}]
     table.play(cmd="health", guardian=0, amount=-20)
     state = table.message("en")["state"]
     name = state["guardians"][0]["name"]

@@ -241,6 +241,9 @@ def test_leviathan_wilds_and_an_unknown_game_are_drawn(table: tuple[Table, Mirro
     guardians = browser.find_elements("css selector", "[data-guardian]")
     assert len(threats) == len(state["threat_row"]) and len(guardians) == 2
     assert state["reminders"][0]["text"] in text(browser, "reminders")
+    wrath = browser.execute_script(
+        "return document.querySelector('[data-fact=wrath] b').textContent")
+    assert wrath == str(state["wrath"] + 1)  # the track's spaces counted from 1, as the table
     browser.save_screenshot(str(SCREENSHOTS / "mirror-page-leviathan-en.png"))
     # A game the page has no drawing for: the prompt, the reminders, the outcome, and
     # everything else as names and values.

@@ -44,7 +44,12 @@ def state_banner(state: dict[str, Any], _: Translate,
             reason=outcome["reason"])
         return ("win" if won else "loss"), text
     if state["last_chance"] is not None:
-        turns = len(state["last_chance"])
+        # The list holds the turns still owed after this one; a turn being played counts too
+        # unless it is the turn of the defeat (its guardian is then in the list, or beaten).
+        active = state["active"]
+        playing = active not in state["last_chance"] \
+            and not state["guardians"][active]["defeated"]
+        turns = len(state["last_chance"]) + (1 if playing else 0)
         return "last_chance", ngettext(
             "Last Chance: {count} turn left to heal the leviathan",
             "Last Chance: {count} turns left to heal the leviathan", turns).format(count=turns)
@@ -62,7 +67,7 @@ def news(events: list[dict[str, Any]], state: dict[str, Any], _: Translate,
             lines.append((kind, ngettext(
                 "Round {round} is over: wrath {wrath}, {count} threat turns wild.",
                 "Round {round} is over: wrath {wrath}, {count} threats turn wild.",
-                event["wild"]).format(round=event["round"], wrath=event["wrath"],
+                event["wild"]).format(round=event["round"], wrath=event["wrath"] + 1,
                                       count=event["wild"])))
         elif kind == "guardian_defeated":
             index = event["guardian"]
@@ -85,3 +90,16 @@ def banner_lines(events: list[dict[str, Any]], state: dict[str, Any] | None, _: 
     if lasting is not None:
         lines.append(lasting)
     return [{"kind": kind, "text": text} for kind, text in lines]
+
+
+def turned_dice(crystal: dict[str, Any], amount: int) -> list[int] | None:
+    """A crystal's dice after its first die is turned by `amount`: below 1 the die is gone
+    (the next die of a giant crystal is struck next). None for a shattered crystal: its dice
+    are back in the box, and a +1 must not raise it again (Undo takes back a wrong shatter)."""
+    dice = list(crystal["dice"])
+    if crystal["shattered"] or not dice:
+        return None
+    if dice[0] + amount < 1:
+        return dice[1:]
+    dice[0] += amount
+    return dice

@@ -26,6 +26,11 @@ PROMPTS: dict[str, str] = {
         "Done."),
     "lw-prompt-resolve": "Resolve threat {slot} ({half}), then tap Done.",
     "lw-prompt-draw": "{guardian}: discard any cards you like, then tap Done to draw up to {hand}.",
+    "lw-prompt-reveal-defeated": (
+        "Reveal threat {slot} (it is {half}): this turn's guardian is defeated and does not "
+        "activate, but the threat still resolves. Then tap Done."),
+    "lw-prompt-draw-defeated": (
+        "This turn's guardian is defeated and draws no cards. Tap Done to end the turn."),
     "lw-prompt-draw-last": (
         "{guardian}: drawing up to {hand} takes the last card of your deck. Tap Done to draw it "
         "and fall, or decline the last card and stay put."),

@@ -57,7 +57,12 @@ def prompt(state: State, translate: Translate = as_written) -> dict[str, Any]:
             return message(PROMPTS, "lw-prompt-win", translate)
         return message(PROMPTS, "lw-prompt-loss", translate, reason=_outcome_reason(state))
     slot = state.revealed_slot
+    beaten = state.guardians[i].defeated  # their turn goes on without them: never named
     if state.step == "reveal":
+        if slot is None and beaten:
+            upcoming = state.next_slot or 0
+            return message(PROMPTS, "lw-prompt-reveal-defeated", translate,
+                           slot=_slot_label(upcoming), half=_half(state, upcoming))
         if slot is not None:
             return message(PROMPTS, "lw-prompt-revealed", translate, slot=_slot_label(slot),
                            half=_half(state, slot))
@@ -76,6 +81,8 @@ def prompt(state: State, translate: Translate = as_written) -> dict[str, Any]:
         shown = slot if slot is not None else 0
         return message(PROMPTS, "lw-prompt-resolve", translate, slot=_slot_label(shown),
                        half=_half(state, shown))
+    if beaten:
+        return message(PROMPTS, "lw-prompt-draw-defeated", translate)
     if can_decline_last(state):
         return message(PROMPTS, "lw-prompt-draw-last", translate, guardian=who, hand=HAND_SIZE)
     return message(PROMPTS, "lw-prompt-draw", translate, guardian=who, hand=HAND_SIZE)
@@ -102,7 +109,8 @@ def reminders(state: State, translate: Translate = as_written) -> list[dict[str,
     last = len(state.row) - 1
     if state.revealed_slot == last or (state.revealed_slot is None and state.next_slot == last):
         wrath = min(state.wrath + 1, len(state.setup.numbers.wrath_wild_counts) - 1)
-        out.append(message(REMINDERS, "lw-rem-round-end", translate, wrath=wrath,
+        # Players count the track's spaces from 1, as the new-game form and the table do.
+        out.append(message(REMINDERS, "lw-rem-round-end", translate, wrath=wrath + 1,
                            wild=wild_at(state, wrath)))
     for i, guardian in enumerate(state.guardians):
         if guardian.falling:
@@ -191,7 +199,7 @@ def setup_checklist(target: State | Setup,
     values: dict[str, Any] = {
         "leviathan": setup.leviathan, "name": LEVIATHANS[setup.leviathan].name,
         "crystals": crystals, "difficulty": word(setup.difficulty),
-        "wrath_space": numbers.wrath_start,
+        "wrath_space": numbers.wrath_start + 1,  # counted from 1, as on the form
         "wild": SETUP_WILD[setup.difficulty], "health": numbers.health_start,
         "corruption": numbers.corruption_start, "hand": HAND_SIZE, "guardian": start,
         "mushrooms": MUSHROOMS_DRAWN,

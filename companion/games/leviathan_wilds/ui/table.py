@@ -10,7 +10,7 @@ layouts/leviathan_wilds/table.kv, and every tap is a driver command sent through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from kivy.app import App
 from kivy.properties import (
@@ -27,11 +27,13 @@ from companion.games.leviathan_wilds.data import THREATS_PER_LEVIATHAN, threat_c
 from companion.games.leviathan_wilds.table_words import (
     DIFFICULTY_NAMES,
     STEP_NAMES,
+    turned_dice,
 )
 from companion.i18n import N_, _
+from companion.ui.figures import FigureTile  # noqa: F401  (named in kv)
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, reuse_rows
+from companion.ui.widgets import CardPicker, FitLabel, InstantPopup, TableMenu, reuse_rows
 
 CALM = "#5B3F8C"
 """A threat's calm half: the game's purple."""
@@ -63,6 +65,12 @@ class ThreatTile(BoxLayout):
     """The space, counted 1-5 from the left as players do."""
     face = StringProperty("")
     """What lies there, in words: face down, calm, wild (and the card's name once known)."""
+    half = StringProperty("")
+    """The upright half, in words: WILD or calm."""
+    face_up = BooleanProperty(False)
+    """The card lies face up."""
+    half_colour = ListProperty(rgba(CALM))
+    """The upright half's colour (shown along a face-down card's top edge)."""
     background = ListProperty(rgba(FACE_DOWN))
     """The half's colour (grey face down)."""
     ink = ListProperty([1, 1, 1, 1])
@@ -87,7 +95,13 @@ class GuardianTile(ButtonBehavior, BoxLayout):
     margin = NumericProperty(0)
     """Health above corruption: the guardian is defeated when it reaches 0."""
     cards = StringProperty("")
-    """Deck, hand and discard."""
+    """Deck, hand and discard, in words."""
+    deck = NumericProperty(0)
+    """Cards in the deck: the guardian's grip."""
+    hand = NumericProperty(0)
+    """Cards in the hand."""
+    discard = NumericProperty(0)
+    """Cards in the discard pile."""
     status = StringProperty("")
     """Falling, focus, weaknesses."""
     active = BooleanProperty(False)
@@ -96,6 +110,29 @@ class GuardianTile(ButtonBehavior, BoxLayout):
     """The quick buttons act on this guardian."""
     defeated = BooleanProperty(False)
     """Out of the game."""
+    falling = BooleanProperty(False)
+    """Falling (said beside the name when there is no room for the status line)."""
+    roomy = BooleanProperty(False)
+    """The tile has room for a line of its own for the status (portrait); else the status
+    follows the name."""
+
+
+class WrathSpace(FitLabel):
+    """One space of the wrath track (one label: a track of ten is rebuilt never, refilled on
+    every tap)."""
+
+    wild = NumericProperty(0)
+    """The number printed under it: how many threats turn wild at a round's end there."""
+    current = BooleanProperty(False)
+    """The wrath marker stands on it."""
+
+
+class CrystalDie(FitLabel):
+    """A crystal standing, as its dice (a giant crystal's two values joined by "+"), in its
+    `text`."""
+
+    colour = ListProperty(rgba(CALM))
+    """Purple, or turquoise when corrupted."""
 
 
 class LeviathanMenu(TableMenu):
@@ -144,7 +181,13 @@ class GuardianPanel(InstantPopup):
     cards = StringProperty("")
     """Deck, hand and discard, in words."""
     status = StringProperty("")
-    """Health, corruption, falling, focus, weaknesses, in words."""
+    """Defeated, falling, weaknesses, in words."""
+    health = NumericProperty(0)
+    corruption = NumericProperty(0)
+    deck = NumericProperty(0)
+    """Cards in the deck: the guardian's grip."""
+    hand = NumericProperty(0)
+    discard = NumericProperty(0)
     falling = BooleanProperty(False)
     focus_ready = BooleanProperty(False)
     weaknesses = NumericProperty(0)
@@ -153,10 +196,11 @@ class GuardianPanel(InstantPopup):
     def show(self, state: dict[str, Any]) -> None:
         guardian = state["guardians"][self.guardian]
         self.name = guardian["name"]
+        self.health, self.corruption = guardian["health"], guardian["corruption"]
+        self.deck, self.hand, self.discard = guardian["deck"], guardian["hand"], guardian["discard"]
         self.cards = _("Deck {deck} · hand {hand} · discard {discard}").format(
             deck=guardian["deck"], hand=guardian["hand"], discard=guardian["discard"])
-        status = [_("Health {health} · corruption {corruption}").format(
-            health=guardian["health"], corruption=guardian["corruption"])]
+        status = []  # health and corruption stand above it as figures
         if guardian["defeated"]:
             status.append(_("Defeated"))
         if guardian["falling"]:
@@ -251,6 +295,8 @@ class CrystalsPanel(InstantPopup):
     """The game has win conditions or counters to show."""
 
     def __init__(self, **kwargs: Any) -> None:
+        self._crystal_rows: list[CrystalRow] = []
+        """The crystals' rows, refilled likewise (a later game may have fewer crystals)."""
         self._goal_rows: list[GoalRow] = []
         """The goals' row widgets: the panel stays open over many taps, and each refills
         them rather than building new ones."""
@@ -258,13 +304,9 @@ class CrystalsPanel(InstantPopup):
 
     def show(self, state: dict[str, Any]) -> None:
         self._crystals = state["crystals"]
-        rows = self.ids.crystal_rows
-        shown = list(reversed(rows.children))
-        while len(shown) < len(self._crystals):
-            row = CrystalRow(index=len(shown), panel=self)
-            rows.add_widget(row)
-            shown.append(row)
-        for row, crystal in zip(shown, self._crystals, strict=False):
+        shown = reuse_rows(self.ids.crystal_rows, self._crystal_rows, len(self._crystals),
+                           lambda index: CrystalRow(index=index, panel=self))
+        for row, crystal in zip(shown, self._crystals, strict=True):
             row.text = crystal_text(row.index + 1, crystal)
             row.shattered, row.corrupted = crystal["shattered"], crystal["corrupted"]
         goals = [{"kind": "condition", "key": str(number), "met": condition["met"],
@@ -282,16 +324,10 @@ class CrystalsPanel(InstantPopup):
         self.has_goals = bool(goals)
 
     def change(self, index: int, amount: int) -> None:
-        """Turn the crystal's first die by `amount`: below 1 it is gone (the next die of a
-        giant crystal is struck next), a shattered crystal comes back as a 1."""
-        dice = list(self._crystals[index]["dice"])
-        if not dice:
-            dice = [1] if amount > 0 else []
-        elif dice[0] + amount < 1:
-            dice = dice[1:]
-        else:
-            dice[0] += amount
-        app().send({"cmd": "set_crystal", "crystal": index, "dice": dice})
+        """Turn the crystal's first die by `amount` (a shattered crystal stays shattered)."""
+        dice = turned_dice(self._crystals[index], amount)
+        if dice is not None:
+            app().send({"cmd": "set_crystal", "crystal": index, "dice": dice})
 
     def toggle_corrupted(self, index: int) -> None:
         crystal = self._crystals[index]
@@ -312,6 +348,9 @@ class CrystalsPanel(InstantPopup):
         app().send({"cmd": "counter", "counter": name, "amount": amount})
 
 
+PanelT = TypeVar("PanelT", "GuardianPanel", "CrystalsPanel")
+
+
 class LeviathanTableScreen(KitTable):
     """The kit's title is the leviathan, the round and the step; its banner says Last Chance,
     or the game's end with its reason, and the news of the last command."""
@@ -322,6 +361,8 @@ class LeviathanTableScreen(KitTable):
     """The wrath marker's space and how many threats it turns wild."""
     crystals = StringProperty("")
     """The crystals left, with their dice."""
+    crystals_heading = StringProperty("")
+    """How many crystals are left (their dice are drawn under it)."""
     over = BooleanProperty(False)
     """The game has ended."""
     selected = NumericProperty(0)
@@ -349,6 +390,9 @@ class LeviathanTableScreen(KitTable):
         self._active = -1
         self._state: dict[str, Any] = {}
         self._panel: GuardianPanel | CrystalsPanel | None = None
+        self._wrath_spaces: list[WrathSpace] = []
+        self._crystal_dice: list[CrystalDie] = []
+        self._panels: dict[type, GuardianPanel | CrystalsPanel] = {}
 
     # --- what the screen shows ---
 
@@ -378,10 +422,14 @@ class LeviathanTableScreen(KitTable):
         self.prompt = state["prompt"]["text"]
         self.reminders = "\n".join(f"• {reminder['text']}" for reminder in state["reminders"])
         track = state["wrath_track"]
+        # Players count the track's spaces from 1, as the new-game form does.
         self.wrath = _("Wrath {position} of {last} · {wild} wild").format(
-            position=track["position"], last=len(track["wild_counts"]) - 1,
+            position=track["position"] + 1, last=len(track["wild_counts"]),
             wild=track["wild_now"])
+        self._show_wrath_track(track)
         self.crystals = self._crystals_text(state)
+        self.crystals_heading = _("Crystals left {count}").format(count=state["crystals_left"])
+        self._show_crystal_dice(state["crystals"])
         self._show_banner(state)
         self._show_threats(state)
         if state["active"] != self._active:  # a new turn: the quick buttons follow it
@@ -423,6 +471,20 @@ class LeviathanTableScreen(KitTable):
         return _("Crystals left {count}: {crystals}").format(
             count=state["crystals_left"], crystals=", ".join(shown) or "-")
 
+    def _show_wrath_track(self, track: dict[str, Any]) -> None:
+        spaces = reuse_rows(self.ids.wrath_track, self._wrath_spaces, len(track["wild_counts"]),
+                            lambda _index: WrathSpace())
+        for index, (space, wild) in enumerate(zip(spaces, track["wild_counts"], strict=True)):
+            space.wild, space.current = wild, index == track["position"]
+
+    def _show_crystal_dice(self, crystals: list[dict[str, Any]]) -> None:
+        standing = [crystal for crystal in crystals if not crystal["shattered"]]
+        dice = reuse_rows(self.ids.crystal_dice, self._crystal_dice, len(standing),
+                          lambda _index: CrystalDie())
+        for die, crystal in zip(dice, standing, strict=True):
+            die.text = "+".join(str(value) for value in crystal["dice"])
+            die.colour = rgba(WILD if crystal["corrupted"] else CALM)
+
     def _show_banner(self, state: dict[str, Any]) -> None:
         """The banner's lines are the kit's (the game's `banner`); the step button follows the
         game's end: Done, then Home."""
@@ -441,6 +503,8 @@ class LeviathanTableScreen(KitTable):
             colour = (WILD if threat["wild"] else CALM) if threat["face_up"] else FACE_DOWN
             half = _("WILD") if threat["wild"] else _("calm")
             tile.face = half if threat["face_up"] else _("face down\n({half})").format(half=half)
+            tile.half, tile.face_up = half, threat["face_up"]
+            tile.half_colour = rgba(WILD if threat["wild"] else CALM)
             tile.background = rgba(colour)
             tile.ink = rgba(text_colour_on(colour))
             tile.card = threat_number(threat["card"]) if threat["face_up"] else ""
@@ -463,6 +527,8 @@ class LeviathanTableScreen(KitTable):
             tile.health, tile.corruption = guardian["health"], guardian["corruption"]
             tile.margin = max(0, guardian["health"] - guardian["corruption"])
             tile.defeated = guardian["defeated"]
+            tile.deck, tile.hand, tile.discard = (guardian["deck"], guardian["hand"],
+                                                  guardian["discard"])
             tile.cards = _("Deck {deck} · hand {hand} · discard {discard}").format(
                 deck=guardian["deck"], hand=guardian["hand"], discard=guardian["discard"])
             status = []
@@ -473,6 +539,8 @@ class LeviathanTableScreen(KitTable):
             if guardian["weaknesses"]:
                 status.append(_("Weaknesses {count}").format(count=len(guardian["weaknesses"])))
             tile.status = " · ".join(status)
+            tile.falling = guardian["falling"]
+            tile.roomy = self.height > self.width
             tile.active = i == state["active"] and state["outcome"] is None
             tile.selected = i == self.selected
         self.selected_name = state["guardians"][self.selected]["name"]
@@ -585,15 +653,24 @@ class LeviathanTableScreen(KitTable):
     # --- the panels ---
 
     def open_guardian(self) -> None:
-        panel = GuardianPanel(guardian=self.selected)
+        panel = self._built(GuardianPanel)
+        panel.guardian = self.selected
+        panel.ids.amount.value = 1
         self._open_panel(panel)
 
     def open_crystals(self) -> None:
-        self._open_panel(CrystalsPanel())
+        self._open_panel(self._built(CrystalsPanel))
+
+    def _built(self, kind: type[PanelT]) -> PanelT:
+        """The panel of `kind`: built the first time it opens, refilled every later time."""
+        panel = self._panels.get(kind)
+        if panel is None:
+            panel = self._panels[kind] = kind()
+            panel.bind(on_dismiss=self._panel_closed)
+        return cast(PanelT, panel)
 
     def _open_panel(self, panel: GuardianPanel | CrystalsPanel) -> None:
         panel.show(self._state)
-        panel.bind(on_dismiss=self._panel_closed)
         self._panel = panel
         panel.open()
 
