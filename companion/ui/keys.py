@@ -40,8 +40,9 @@ KEY_LAYERS: dict[str, Sequence[str]] = {
 }
 ROWS = 5
 """Rows of keys: four of characters and one of Shift, layers, Space, Del, Clear and Done."""
-KEY_HEIGHT_MIN = dp(40)
-"""Keys lower than this are hard to hit at arm's length; the panel never makes them smaller."""
+KEY_HEIGHT_MIN = dp(48)
+"""Keys lower than this are hard to hit at arm's length (the 48 px every target of the app
+has); the panel never makes them smaller, even if it then takes a little over half the window."""
 KEY_HEIGHT_MAX = dp(64)
 """Keys taller than this only take room from the screen."""
 PANEL_SHARE_MAX = 0.5

@@ -150,7 +150,9 @@ def test_an_easy_solo_game_names_threats_plays_ap_cards_and_wins_by_striking(
     name_threat(ui, 2)
     look(ui, "easy-1-revealed")
     ui.tap_id("threat_card")
-    assert ui.choices() == [f"LW-threat-1-{n}" for n in range(1, 6)]
+    # The leviathan's five threats; the one named now is pinned on top (the picker's default).
+    assert ui.choices()[0] == "LW-threat-1-2"
+    assert sorted(ui.choices()) == [f"LW-threat-1-{n}" for n in range(1, 6)]
     look(ui, "picker-threat")
     dismiss(ui)
 
