@@ -19,8 +19,10 @@ def new_seed() -> int:
     return int.from_bytes(os.urandom(8), "big") >> 1  # 63 bits
 
 
-def build_service(db_path: Path | None) -> tuple[GameService, list[str]]:
-    """A service over the database file at `db_path`, or over memory when it is None.
+def build_service(db_path: Path | None, resume: bool = True) -> tuple[GameService, list[str]]:
+    """A service over the database file at `db_path`, or over memory when it is None, back in
+    the game the table was last playing (unless `resume` is False: a safe start leaves it
+    saved, for the players to resume).
 
     Returns the notices a person should see (a damaged database moved aside, …).
     """
@@ -31,5 +33,6 @@ def build_service(db_path: Path | None) -> tuple[GameService, list[str]]:
     for notice in notices:
         log.warning("%s", notice)
     service = GameService(store, seed_source=new_seed)
-    service.resume_latest()
+    if resume:
+        service.resume_latest()
     return service, notices + service.notices

@@ -121,7 +121,22 @@ class Setting:
     help: str = ""
     """One line under the title, in English."""
     default: str = "0"
-    """Its value in a new companion.ini."""
+    """Its value in a new companion.ini; also what it is while its game is not played."""
+
+    def value(self, stored: object) -> bool | int:
+        """What a stored text means: a switch on or off, a whole number from 0 (a hand-edited
+        file's nonsense reads as the default)."""
+        text = str(stored).strip()
+        if self.kind == "switch":
+            return text in ("1", "True", "true", "on")
+        try:
+            return max(0, int(float(text)))
+        except (ValueError, OverflowError):
+            return self.value(self.default) if text != str(self.default) else 0
+
+    def is_on(self, stored: object) -> bool:
+        """It does something: a switch on, a number above 0."""
+        return bool(self.value(stored))
 
 
 @dataclass(frozen=True)
@@ -213,7 +228,9 @@ class Game:
     """The rules lookup's step for this moment of the game, from the state as `view` shows it
     (e.g. "glow/noon"), or None when no help fits; the table's "?" opens its help."""
     settings: tuple[Setting, ...] = ()
-    """Its own settings, shown under its name on the settings screen."""
+    """Its own settings, shown under its name on the settings screen while it is played (every
+    game's while none is). Its screens read them through the app's `game_setting(game id,
+    key)`, which gives each its default while another game is played: they act only here."""
     command_to_dict: Callable[[Any], dict[str, Any]] = command_to_dict
     """`parse_command`'s inverse, for the log and snapshots (the core's fits commands whose
     fields are plain JSON values)."""

@@ -31,9 +31,11 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from .. import i18n
+from ..core.game import Setting
 from ..i18n import N_, _
 from ..resources import layouts_dir
-from . import charts, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, mirror_badge, widgets: named in kv)
+from . import charts, keys, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
+from .boundary import ScreenBoundary
 from .launch import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
@@ -48,7 +50,10 @@ log = logging.getLogger(__name__)
 
 LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
+KEYS_FILE = "keys.kv"  # the on-screen keys of every text field
 MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
+BOUNDARY_FILE = "boundary.kv"  # the panel after a screen's code failed
+KIT_FILE = "table_kit.kv"  # the table kit's parts; loaded before any game's screen
 # Each shared screen: its class and its layout file. A screen (and its file) is built the first
 # time it is needed, so the app shows Home without paying for the table, the setup form and the
 # rest; the table is then built while the players look at Home. A game's own screens (its table,
@@ -79,11 +84,10 @@ LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
 
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
 
-# The settings in companion.ini: their sections and keys are those of earlier versions, whose
-# files must keep working. spirit_one_step: the Spirit phase's steps as one (1) or three (0).
+# The app's settings in companion.ini: their sections and keys are those of earlier versions,
+# whose files must keep working. Each game's own (`Game.settings`) are added from the registry.
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
-            "spirit_timer": 0, "spirit_timer_limit": 0, "fullscreen": 0, "spirit_one_step": 0,
-            "rotation": "", "night_dim": 1}
+            "fullscreen": 0, "rotation": "", "night_dim": 1}
 """rotation: "" follows COMPANION_ROTATION (the installer's --rotate), else 0/90/180/270.
 night_dim: turn the panel's backlight down with the night theme, where it can be set."""
 
@@ -94,8 +98,9 @@ MIRROR_DEFAULTS = {"on": 0, "token": ""}
 of the app, new each time it is switched on or on demand)."""
 MIRROR_NO_PORT = N_("The game cannot be shown on phones: no network port is free ({reason}).")
 
-NEW_GAME_DEFAULTS = {"expansions": "all", "last": ""}
-"""The new-game screen's memory: the expansions in play and the last game's choices (JSON)."""
+NEW_GAME_DEFAULTS = {"expansions": "all", "last": "", "last_by_game": ""}
+"""The new-game screen's memory: the expansions in play, the last game's choices (JSON) and
+each game's own last choices (JSON, by game id), so that playing one game keeps another's."""
 
 APP_TITLE = N_("Table companion")
 # A database that could not be used was moved aside on opening: what the players read (what
@@ -135,12 +140,6 @@ class CompanionApp(App):
     """The theme's colours as Kivy RGBA lists, by role."""
     confirm_destructive = BooleanProperty(True)
     """Ask before abandoning, declaring defeat or deleting history."""
-    spirit_timer = BooleanProperty(False)
-    """Show the Spirit-phase timer."""
-    spirit_timer_limit = NumericProperty(0)
-    """The Spirit phase's limit in minutes (0: none)."""
-    spirit_one_step = BooleanProperty(False)
-    """Growth, energy and cards are one step on the table (one prompt, one tap)."""
     service = ObjectProperty(None)
     """The game service the app drives."""
     reader_status = StringProperty("Card reader: off")
@@ -160,7 +159,7 @@ class CompanionApp(App):
                  notices: list[str] | None = None,
                  open_service: Callable[[], GameService] | None = None,
                  when_ready: Callable[[], object] | None = None,
-                 backlight: Backlight | None = None,
+                 backlight: Backlight | None = None, safe_start: int = 0,
                  **kwargs: Any) -> None:
         """The app over `service`, or over the one `open_service` opens once the first frame
         is on the screen (the database and its library cost a sixth of the start).
@@ -168,10 +167,15 @@ class CompanionApp(App):
         moved aside is told from the service's store).
         `when_ready`: called once the first frame is on the screen and the games are open
         (the appliance tells systemd it is up). `backlight`: the panel's light, dimmed with
-        the night theme (None: a screen whose light the app cannot set)."""
+        the night theme (None: a screen whose light the app cannot set). `safe_start`: how many
+        starts in a row died just after starting (0: this is a plain start); the service was
+        opened without resuming, and Home says so and offers the last game."""
         from ..games.registry import DEFAULT_GAME, GAMES
 
         self._config_dir = config_dir
+        self.safe_start = safe_start
+        self.held_game: int | None = None
+        """After a safe start: the game the table was last playing, saved and not resumed."""
         super().__init__(**kwargs)
         self.driver: ScriptDriver | None = None
         self._open_service = open_service
@@ -194,6 +198,8 @@ class CompanionApp(App):
         self._mirror: Any = None
         self._command_events: list[dict[str, Any]] | None = None
         """The events of the command whose state is published next (None: no command's)."""
+        self.boundary = ScreenBoundary(self)
+        """Where a screen's failure ends: a panel, the log, and the app goes on."""
 
     # --- configuration ---
 
@@ -207,6 +213,23 @@ class CompanionApp(App):
         config.setdefaults("reader", READER_DEFAULTS)
         config.setdefaults("newgame", NEW_GAME_DEFAULTS)
         config.setdefaults("mirror", MIRROR_DEFAULTS)
+        for setting in all_game_settings():
+            section, option = setting.key.split("/")
+            config.setdefaults(section, {option: setting.default})
+
+    def game_in_play(self) -> str:
+        """The id of the game being played: the game shown is unfinished; "" when none is."""
+        state = self.game_state
+        return str(state.get("title", "")) if state and screens.unfinished(state) else ""
+
+    def game_setting(self, game_id: str, key: str) -> bool | int:
+        """One of `game_id`'s own settings (its `Setting.key`, "section/option") as it acts
+        now: as stored while that game is played, its default otherwise, so that nothing of a
+        game acts while another is played. KeyError for a setting the game does not have."""
+        setting = game_setting_named(game_id, key)
+        if game_id != self.game_in_play():
+            return setting.value(setting.default)
+        return setting.value(self.config.get(*key.split("/")))
 
     def open_settings(self, *_args: Any) -> bool:
         """Show the settings screen (Home's and the table menu's Settings, F1). False when it
@@ -324,12 +347,6 @@ class CompanionApp(App):
         self.colours = {role: rgba(colour) for role, colour in theme.items()}
         Window.clearcolor = self.colours["background"]
         self.confirm_destructive = section.get("confirm", "1") in ("1", 1, True, "True")
-        self.spirit_timer = section.get("spirit_timer", "0") in ("1", 1, True, "True")
-        try:
-            self.spirit_timer_limit = max(0, int(float(section.get("spirit_timer_limit", 0))))
-        except ValueError:
-            self.spirit_timer_limit = 0
-        self.spirit_one_step = section.get("spirit_one_step", "0") in ("1", 1, True, "True")
         if self.table_name() and self.screens_built(self.table_name()) and self.game_state:
             self.screen(self.table_name()).refresh(self.game_state, [])
         if not draws_on_screen():  # without a desktop the window is the whole screen anyway
@@ -371,6 +388,12 @@ class CompanionApp(App):
     def _show_start_notices(self) -> None:
         if self.service is None:
             return
+        if self.safe_start:
+            if not self.game_state:
+                self.held_game = self.service.store.current_game()
+                if self.screens_built("home"):
+                    self.screen("home").refresh()
+            Clock.schedule_once(lambda _dt: self.tell_safe_start(), 0)
         notices = list(self.start_notices)
         if getattr(self.service, "unreadable_games", None):
             notices.insert(0, _(GAMES_SET_ASIDE))
@@ -388,6 +411,40 @@ class CompanionApp(App):
             notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))
         if notices:
             self.notice = " ".join(notices)
+
+    def tell_safe_start(self) -> None:
+        """Over Home: what happened, the settings switched on (each with Off) and Resume."""
+        from .boundary import SafeStartPanel
+
+        if _popup_open():
+            return
+        SafeStartPanel(stops=self.safe_start).open(animation=False)
+
+    def held_game_name(self) -> str:
+        """The name of the game a safe start left waiting, in the language in use ("")."""
+        if self.held_game is None or self.service is None:
+            return ""
+        title = self.service.store.game(self.held_game).get("title", "")
+        return _(self.game_names.get(title, title))
+
+    def resume_held_game(self) -> bool:
+        """Go back into the game a safe start left waiting; False when it cannot be."""
+        if self.held_game is None:
+            return False
+        answer = self.service_call({"cmd": "resume", "game": self.held_game})
+        if not answer["ok"]:
+            return False
+        self.held_game = None
+        self.reload_state()
+        return True
+
+    def game_settings_on(self) -> list[tuple[str, Setting]]:
+        """Every game's settings that are switched on, with the game's id, in the registry's
+        order (a safe start lists them, each with a way to switch it off)."""
+        from ..games.registry import GAMES
+
+        return [(game.id, setting) for game in GAMES.values() for setting in game.settings
+                if setting.is_on(self.config.get(*setting.key.split("/")))]
 
     # --- what the new-game screen remembers ---
 
@@ -409,17 +466,37 @@ class CompanionApp(App):
         return set(self.expansions)
 
     def remember_new_game(self, command: dict[str, Any]) -> None:
-        """Keep the choices of the game just started for the next new game."""
-        self.config.set("newgame", "last", json.dumps(
-            {key: value for key, value in command.items() if key not in ("cmd", "seed")}))
+        """Keep the choices of the game just started for the next new game, beside the other
+        games' own last choices."""
+        from ..games.registry import DEFAULT_GAME
+
+        choices = {key: value for key, value in command.items() if key not in ("cmd", "seed")}
+        by_game = self._stored_choices("last_by_game")
+        by_game[str(choices.get("game", DEFAULT_GAME))] = choices
+        self.config.set("newgame", "last", json.dumps(choices))
+        self.config.set("newgame", "last_by_game", json.dumps(by_game))
         self.config.write()
 
-    def last_new_game(self) -> dict[str, Any]:
+    def last_new_game(self, game: str | None = None) -> dict[str, Any]:
+        """The choices of the last game started; with `game`, that game's own last choices
+        (those saved before choices were kept per game count for the game they were for)."""
+        from ..games.registry import DEFAULT_GAME
+
+        last = self._stored_choices("last")
+        if game is None:
+            return last
+        by_game = self._stored_choices("last_by_game")
+        choices = by_game.get(game)
+        if isinstance(choices, dict):
+            return choices
+        return last if last.get("game", DEFAULT_GAME) == game else {}
+
+    def _stored_choices(self, key: str) -> dict[str, Any]:
         try:
-            last = json.loads(self.config.get("newgame", "last") or "{}")
+            stored = json.loads(self.config.getdefault("newgame", key, "") or "{}")
         except ValueError:  # a hand-edited file: start from the defaults
             return {}
-        return last if isinstance(last, dict) else {}
+        return stored if isinstance(stored, dict) else {}
 
     # --- building ---
 
@@ -427,7 +504,10 @@ class CompanionApp(App):
         self.apply_settings()
         self._read_expansions()
         _load_layout(STYLE_FILE)
+        _load_layout(KEYS_FILE)
         _load_layout(MIRROR_FILE)
+        _load_layout(BOUNDARY_FILE)
+        self.boundary.install()
         self.bind(game_state=self.publish_to_mirror)
         root = AppRoot()
         self.screens: ScreenManager = root.ids.screens
@@ -472,9 +552,13 @@ class CompanionApp(App):
 
     def _warm_table(self) -> None:
         """Let the default game's table prepare what it opens later (Spirit Island's builds its
-        fear-card picker unseen), while nothing else is open."""
+        fear-card picker unseen), while nothing else is open, and no other game is played:
+        nothing of one game runs while another is played."""
+        from ..games.registry import DEFAULT_GAME
+
         self._put_away: Callable[[], None] | None = None
-        if _popup_open() or not self.screen_known(DEFAULT_TABLE):
+        if _popup_open() or not self.screen_known(DEFAULT_TABLE) \
+                or self.game_in_play() not in ("", DEFAULT_GAME):
             return
         warm_up = getattr(self.screen(DEFAULT_TABLE), "warm_up", None)
         if warm_up is not None:
@@ -510,6 +594,7 @@ class CompanionApp(App):
         self._collecting = Clock.schedule_once(self._collect_while_idle, IDLE_COLLECT_S)
 
     def on_stop(self) -> None:
+        self.boundary.remove()
         self.reader_link.stop()
         if self._mirror is not None:
             self._mirror.switch_off()
@@ -524,6 +609,8 @@ class CompanionApp(App):
         """The screen called `name`, built (with its layout file) the first time it is asked for."""
         if not self.screens.has_screen(name):
             screen_class, layout = SCREENS[name] if name in SCREENS else game_screen(name)
+            if name not in SCREENS:
+                _load_layout(KIT_FILE)  # every game's table is built from the kit
             _load_layout(layout)
             self.screens.add_widget(screen_class(name=name))
         return self.screens.get_screen(name)
@@ -576,11 +663,16 @@ class CompanionApp(App):
             return answer
         self.notice = ""
         self._collect_later()
-        self._command_events = answer["events"]  # the phones' banner (publish_to_mirror)
-        self.game_state = answer["state"] or {}
-        self._command_events = None  # published (or the state did not change: nothing to)
-        if self.table_name():  # a game this app has a table for (scripts play the others)
-            self.screen(self.table_name()).refresh(self.game_state, answer["events"])
+        try:
+            self._command_events = answer["events"]  # the phones' banner (publish_to_mirror)
+            self.game_state = answer["state"] or {}
+            self._command_events = None  # published (or the state did not change: nothing to)
+            if self.table_name():  # a game this app has a table for (scripts play the others)
+                self.screen(self.table_name()).refresh(self.game_state, answer["events"])
+        except Exception as error:  # the command is on disk: only the screen went wrong
+            self._command_events = None
+            if not self.boundary.failed(error, f"showing {command.get('cmd')!r}"):
+                raise
         return answer
 
     def catalogue_of(self, game_id: str) -> dict[str, Any]:
@@ -680,6 +772,23 @@ class CompanionApp(App):
         key_pressed = getattr(self.screen(table), "key_pressed", None)
         ctrl = "ctrl" in modifiers or "meta" in modifiers
         return bool(key_pressed(key, codepoint, ctrl)) if key_pressed is not None else False
+
+
+def all_game_settings() -> list[Setting]:
+    """Every game's own settings, in the registry's order."""
+    from ..games.registry import GAMES
+
+    return [setting for game in GAMES.values() for setting in game.settings]
+
+
+def game_setting_named(game_id: str, key: str) -> Setting:
+    """The setting `key` of the game `game_id`; KeyError when that game has none of the name."""
+    from ..games.registry import GAMES
+
+    for setting in GAMES[game_id].settings:
+        if setting.key == key:
+            return setting
+    raise KeyError(f"{game_id} has no setting {key!r}")
 
 
 def table_screen_name(game_id: object) -> str:

@@ -5,10 +5,12 @@ Kivy reads its environment when first imported, so everything here runs before t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -142,16 +144,42 @@ def screen_rotation(setting: str) -> int:
     return rotation if rotation in ROTATIONS else default_rotation()
 
 
+SAFE_START_LOG = ("the app stopped %d times in a row within %.0f s of starting; this start "
+                  "opens Home without resuming the last game (the players can resume it there)")
+EARLY_SECONDS_VARIABLE = "COMPANION_EARLY_SECONDS"
+"""How long a start must last not to count as an early death (seconds; 60 unless set)."""
+
+
+def start_record(folder: Path) -> Any:
+    """This start, added to the record of the last starts in the app's data folder."""
+    from ..start_record import EARLY_SECONDS, StartRecord
+
+    try:
+        early = float(os.environ.get(EARLY_SECONDS_VARIABLE, "") or EARLY_SECONDS)
+    except ValueError:
+        early = EARLY_SECONDS
+    record = StartRecord(folder, early_seconds=early)
+    record.begin()
+    if record.safe:
+        logging.getLogger(__name__).warning(SAFE_START_LOG, record.deaths, early)
+    return record
+
+
 def run_app(db_path: Path, verbose: bool = False) -> int:
     if not display_available():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
+    # A folder that cannot be made is told by the games file's opening, in players' words.
+    with contextlib.suppress(OSError):
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    record = start_record(db_path.parent)
+
     def open_service() -> Any:
         """Opened after the first frame; a database moved aside is logged there, and the app
-        words it for the players."""
+        words it for the players. After two early deaths the last game waits on Home."""
         from ..bootstrap import build_service
 
-        return build_service(db_path)[0]
+        return build_service(db_path, resume=not record.safe)[0]
 
     prepare_kivy(db_path.parent / "kivy", verbose=verbose)
     try:
@@ -170,8 +198,12 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
 
     notifier = SystemdNotifier()
     app = CompanionApp(config_dir=db_path.parent, open_service=open_service,
-                       when_ready=lambda: notifier.ready("the table is on the screen"),
-                       backlight=Backlight.find())
+                       when_ready=lambda: notifier.ready(ready_status(app)),
+                       backlight=Backlight.find(), safe_start=record.deaths if record.safe else 0)
+    # Lasting a minute is what ends a run of early deaths (synced off the main loop).
+    Clock.schedule_once(lambda _dt: threading.Thread(
+        target=record.survived, name="start-record", daemon=True).start(),
+        record.seconds_to_survive())
     interval = notifier.ping_interval()
     if interval is not None:
         # Pinged from the main loop's clock: a hung loop stops the pings, and systemd restarts
@@ -186,5 +218,16 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
     for number in STOP_SIGNALS:
         signal.signal(number, stop)
     app.run()
+    record.stopped()
     notifier.stopping()
     return 0
+
+
+def ready_status(app: Any) -> str:
+    """What systemd's status (and a test) reads once the table is up: how this start went."""
+    if app.safe_start:
+        return (f"the table is on the screen; safe start after {app.safe_start} early stops: "
+                "the last game waits on Home")
+    if app.game_state:
+        return "the table is on the screen; the last game was resumed"
+    return "the table is on the screen"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
@@ -26,6 +27,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READER_OFF = "off"
+
+
+def line_pattern_problem(pattern: str) -> str | None:
+    """What is wrong with a line bridge's card number pattern, in the players' words; None
+    when it can be used (an empty one means the usual formats)."""
+    if not pattern.strip():
+        return None
+    try:
+        compiled = re.compile(pattern.strip())
+    except re.error:
+        return _("The app cannot read this pattern: a bracket or a sign in it is out of "
+                 "place. Compare it with the example, or leave it empty for the usual formats.")
+    if compiled.groups < 1:
+        return _("The pattern needs round brackets around the card number, for example "
+                 "UID:([0-9A-F]+).")
+    return None
 
 
 class ReaderLink:
@@ -67,12 +84,18 @@ class ReaderLink:
             return
         from ..reader.serial_reader import ReaderSettings  # pyserial only when a reader is set
 
+        problem = line_pattern_problem(line_pattern)
+        if problem is not None:  # a hand-edited companion.ini: said as the settings screen says it
+            self.show_status(N_("Card reader: {problem}"), problem=problem)
+            self.show_notice(_("Card reader not started: {problem}").format(problem=problem))
+            return
         try:
             settings = ReaderSettings(port=port, family=family,
                                       line_pattern=line_pattern.strip() or None)
         except ValueError as error:
-            self.show_status(N_("Card reader: {problem}"), problem=error)
-            self.show_notice(_("Card reader not started: {problem}").format(problem=error))
+            problem = pattern_problem(line_pattern) or str(error)
+            self.show_status(N_("Card reader: {problem}"), problem=problem)
+            self.show_notice(_("Card reader not started: {problem}").format(problem=problem))
             return
         self.start(settings)
 
@@ -183,3 +206,19 @@ def _close_pickers() -> None:
     for child in list(Window.children):
         if isinstance(child, CardPicker):
             child.dismiss()
+
+
+def pattern_problem(line_pattern: str) -> str:
+    """What is wrong with a card number pattern, in players' words ("" when nothing is): the
+    reader's own reason quotes the regular-expression engine, which no player can act on."""
+    from ..reader.codecs import LineDecoder
+
+    pattern = line_pattern.strip()
+    if not pattern:
+        return ""
+    try:
+        LineDecoder(pattern)
+    except ValueError:
+        return _("the card number pattern {pattern} cannot be used: it needs the card number "
+                 "in round brackets, for example UID:([0-9A-F]+)").format(pattern=pattern)
+    return ""

@@ -9,7 +9,7 @@ once the command is on disk.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -62,7 +62,9 @@ class HomeScreen(Screen):
     def refresh(self) -> None:
         state = app().game_state
         table = app().table_class(state) if state else None
-        if table is None:  # no game, or one this app has no table for (a script plays it)
+        if not state and app().held_game is not None:  # a safe start left it waiting
+            self.resume_text = _("Resume {game}").format(game=app().held_game_name())
+        elif table is None:  # no game, or one this app has no table for (a script plays it)
             self.resume_text = ""
         elif hasattr(table, "resume_text"):
             self.resume_text = table.resume_text(state)
@@ -72,6 +74,8 @@ class HomeScreen(Screen):
                 round=state.get("round", "")) if unfinished(state) else ""
 
     def resume(self) -> None:
+        if not app().game_state and app().held_game is not None:
+            app().resume_held_game()
         state = app().game_state
         table = app().table_class(state) if state else None
         if table is None:
@@ -150,7 +154,7 @@ class NewGameScreen(Screen):
 
         last_game = last.get("game", DEFAULT_GAME)
         for game_id, form in self._forms.items():
-            form.restore(last if game_id == last_game else {})
+            form.restore(last if game_id == last_game else app().last_new_game(game_id))
         if last_game in self._forms:
             self.game = last_game
         elif self.game not in self._forms:
@@ -377,7 +381,9 @@ class HistoryScreen(Screen):
             self.refresh()
             app().reload_state()
 
-        ask_then(_("Delete game {game} from the history for good?").format(game=game_id),
+        row = next((row for row in self.ids.games.data if row["game_id"] == game_id), None)
+        game = row["text"] if row else ""
+        ask_then(_("Delete this game from the history for good?\n{game}").format(game=game),
                  _("Delete"), go, app().confirm_destructive)
 
 
@@ -473,11 +479,11 @@ class HistoryDetailScreen(Screen):
         game = answer["game_detail"]
         history = history_of(game)
         self.game_id = game_id
-        self.title = _("Game {game}").format(game=game_id)
-        titles = {row["title"] for row in app().service_call({"cmd": "games"}).get("games", [])}
-        if names_games(titles | {game["title"]}):
-            self.title = f"{self.title} · {game_name(game['title'])}"
         self.date_text = local_time(game.get("started_at"))
+        # What the players know the game by (its name and when it began), not the database's
+        # number for it.
+        self.title = " · ".join(part for part in (game_name(game["title"]), self.date_text)
+                                if part)
         self.length_text = duration_text(game.get("duration_minutes") or 0.0)
         players = game["players"]
         self.players_text = _("1 player") if players == 1 \
@@ -722,9 +728,6 @@ def tag_cards(kind: str) -> list[tuple[str, str]]:
 
 # --- rules ----------------------------------------------------------------------------------------
 
-KEY_ACTIONS: dict[str, Callable[[str], str]] = {
-    "Del": lambda text: text[:-1], "Space": lambda text: text + " ", "Clear": lambda text: ""}
-
 
 class RulesScreen(Screen):
     """Search the rules as you type; read an entry, follow its links, go back."""
@@ -739,8 +742,8 @@ class RulesScreen(Screen):
     """The open entry's title."""
     entry_body = StringProperty("")
     """The open entry's text."""
-    show_keys = BooleanProperty(True)
-    """The letter keys are shown while searching (not while reading an entry)."""
+    nothing_found = BooleanProperty(False)
+    """Something is typed and no entry matches it."""
     game = StringProperty("")
     """The id of the game being played (rules.kv binds it to the state's title); empty when none."""
     all_games = BooleanProperty(False)
@@ -765,7 +768,13 @@ class RulesScreen(Screen):
         self.search()
 
     def on_entry_id(self, *_args: Any) -> None:
-        self.show_keys = not self.entry_id
+        if self.entry_id:  # reading: the keys make room for the text
+            self.ids.query.focus = False
+
+    def on_enter(self, *_args: Any) -> None:
+        """Nothing to read yet: the keys come up at once, ready for a search."""
+        if not self.entry_id and not self.ids.results.data:
+            self.ids.query.focus = True
 
     def on_all_games(self, *_args: Any) -> None:
         if self.query.strip():  # an empty query may be showing a step's help: leave it
@@ -779,16 +788,14 @@ class RulesScreen(Screen):
             if self.query.strip() else []
         self.ids.results.data = [{"text": f"{hit.title}\n{hit.snippet}", "entry_id": hit.id}
                                  for hit in hits]
+        self.nothing_found = bool(self.query.strip()) and not hits
 
     def list_entries(self, entries: list[Any]) -> None:
         """Show these entries as the results (the help for a step)."""
         self.query = ""
+        self.nothing_found = False
         self.ids.results.data = [{"text": f"{entry.title}\n{entry.body[:90]}…",
                                   "entry_id": entry.id} for entry in entries]
-
-    def type_key(self, key: str) -> None:
-        action = KEY_ACTIONS.get(key)
-        self.query = action(self.query) if action else self.query + key
 
     def open_entry(self, entry_id: str) -> None:
         if self.entry_id:

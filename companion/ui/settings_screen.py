@@ -7,7 +7,7 @@ handed to `App.on_config_change`, so it takes effect at once. Layout in layouts/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -27,20 +27,25 @@ from kivy.uix.screenmanager import Screen
 from ..core.game import Game, Setting
 from ..i18n import N_, _
 from .launch import screen_rotation
+from .reader_link import line_pattern_problem
 from .widgets import FitButton, InstantPopup
 
 # The settings the screen shows: "section/key" as in companion.ini; each game's own
-# (`Game.settings`) follow, under its name.
+# (`Game.settings`) follow, under its name: only the game's in play, or, while no game is
+# played, every game's (chosen ahead for the next game; they act only while it is played).
 SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
                "companion/confirm", "companion/fullscreen", "companion/rotation",
                "companion/night_dim", "reader/port", "reader/family", "reader/line_pattern",
                "mirror/on")
 
 
-def games_with_settings() -> list[Game]:
+def games_with_settings(in_play: str = "") -> list[Game]:
+    """The games whose settings the screen shows: the one in play (`in_play`, its id), or every
+    game with settings while none is played."""
     from ..games.registry import GAMES
 
-    return [game for game in GAMES.values() if game.settings]
+    return [game for game in GAMES.values()
+            if game.settings and (not in_play or game.id == in_play)]
 
 
 KEYS = SHARED_KEYS + tuple(setting.key for game in games_with_settings()
@@ -184,8 +189,11 @@ class SettingsScreen(Screen):
         self.bind(size=self._fit_game_settings)
 
     def on_pre_enter(self, *_args: Any) -> None:
+        if self._games_shown != app().game_in_play():
+            self.show_game_settings()
         self.refresh()
         self.find_ports()
+        self.ids.scroll.scroll_y = 1  # from the top, the language first, each time it opens
 
     def refresh(self) -> None:
         config = app().config
@@ -213,9 +221,12 @@ class SettingsScreen(Screen):
         widgets: a switch as On and Off, a number with − and +."""
         box = self.ids.game_settings
         box.clear_widgets()
+        for setting, _control in getattr(self, "_game_controls", []):
+            self.ids.pop(setting.key.split("/")[1], None)
         self._game_controls: list[tuple[Setting, Any]] = []
         self._game_rows: list[Any] = []
-        for game in games_with_settings():
+        self._games_shown = app().game_in_play()
+        for game in games_with_settings(self._games_shown):
             box.add_widget(Factory.SettingHeading(text=_(game.name)))
             for setting in game.settings:
                 row, control = self._setting_row(setting)
@@ -273,9 +284,12 @@ class SettingsScreen(Screen):
         if key == "reader/port" and "://" not in current:
             current = ""
 
-        def done(text: str) -> None:
+        def done(text: str) -> str | None:
             text = text.strip()
-            self.choose(key, (text or PORT_OFF) if key == "reader/port" else text)
+            problem = line_pattern_problem(text) if key == "reader/line_pattern" else None
+            if problem is None:
+                self.choose(key, (text or PORT_OFF) if key == "reader/port" else text)
+            return problem
 
         TextEntry(title=title, hint=hint, text=current, when_done=done).open()
 
@@ -289,74 +303,29 @@ class SettingsScreen(Screen):
 
 # --- typing on the screen ------------------------------------------------------------------
 
-# The keys of each layer, row by row: addresses (socket://host:port, hwgrep://0403:6001) and
-# card number patterns need digits, letters and a good many signs.
-KEY_LAYERS: dict[str, Sequence[str]] = {
-    "abc": ("1234567890", "qwertyuiop", "asdfghjkl:", "zxcvbnm./-"),
-    "ABC": ("1234567890", "QWERTYUIOP", "ASDFGHJKL:", "ZXCVBNM./-"),
-    "#+=": ("1234567890", "()[]{}<>\\|", "^$*+?.,;!=", "_-~@#%&'\"`"),
-}
-
-
-class EntryKey(FitButton):
-    """One key of the screen's keyboard."""
-
-    key = StringProperty("")
-    """What it types, or the name of what it does (Del, Space, Clear, Shift, Signs)."""
-
-
 class TextEntry(InstantPopup):
-    """Type a short text with the screen's own keys (a real keyboard works too)."""
+    """Type a short text with the on-screen keys (a real keyboard works too)."""
 
     text = StringProperty("")
     """What is typed so far."""
     hint = StringProperty("")
     """What to type, with an example."""
-    layer = StringProperty("abc")
-    """The keys shown: small letters, capitals, or signs."""
     when_done = ObjectProperty(None)
-    """Called with the text on OK."""
+    """Called with the text on OK; what it returns, if anything, is a problem with the text
+    (the popup stays open and says it, and nothing typed is lost)."""
+    problem = StringProperty("")
+    """What is wrong with the text last confirmed, in the players' words."""
 
-    def on_kv_post(self, *_args: Any) -> None:
-        self.bind(layer=self._build_keys)
-        self._build_keys()
+    def on_open(self) -> None:
+        self.ids.typed.focus = True  # its keys come up at once
 
-    def _build_keys(self, *_args: Any) -> None:
-        rows = self.ids.key_rows
-        rows.clear_widgets()
-        for letters in KEY_LAYERS[self.layer]:
-            row = BoxLayout(spacing=rows.spacing)
-            for letter in letters:
-                row.add_widget(self._key(letter, letter))
-            rows.add_widget(row)
-        last = BoxLayout(spacing=rows.spacing)
-        last.add_widget(self._key("Shift", "abc" if self.layer == "ABC" else "ABC"))
-        last.add_widget(self._key("Signs", "abc" if self.layer == "#+=" else "#+="))
-        for key, label, width in (("Space", _("Space"), 2.5), ("Del", _("Del"), 1.5),
-                                  ("Clear", _("Clear"), 1.5)):
-            last.add_widget(self._key(key, label, width))
-        rows.add_widget(last)
-
-    def _key(self, key: str, label: str, width: float = 1) -> EntryKey:
-        button = EntryKey(key=key, text=label, size_hint_x=width)
-        button.bind(on_release=lambda pressed: self.type_key(pressed.key))
-        return button
-
-    def type_key(self, key: str) -> None:
-        if key == "Shift":
-            self.layer = "abc" if self.layer == "ABC" else "ABC"
-        elif key == "Signs":
-            self.layer = "abc" if self.layer == "#+=" else "#+="
-        elif key == "Del":
-            self.text = self.text[:-1]
-        elif key == "Clear":
-            self.text = ""
-        elif key == "Space":
-            self.text += " "
-        else:
-            self.text += key
+    def on_text(self, *_args: Any) -> None:
+        self.problem = ""
 
     def done(self) -> None:
+        problem = self.when_done(self.text) if self.when_done else None
+        if problem:
+            self.problem = problem
+            self.ids.typed.focus = True  # the keys again, to put it right
+            return
         self.dismiss()
-        if self.when_done:
-            self.when_done(self.text)

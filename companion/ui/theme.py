@@ -41,6 +41,8 @@ THEMES: dict[str, dict[str, str]] = {
         "still_healthy_text": "#FFFFFF",
         "blighted": "#5C2B4A",
         "blighted_text": "#FFFFFF",
+        "heading": "#5CC98A",
+        "warning_text": "#F2C94C",
     },
     "light": {
         "background": "#F4F1EA",
@@ -66,6 +68,8 @@ THEMES: dict[str, dict[str, str]] = {
         "still_healthy_text": "#1B1B1B",
         "blighted": "#E3C3D6",
         "blighted_text": "#1B1B1B",
+        "heading": "#1E6B3F",
+        "warning_text": "#8A4B00",
     },
     # Night: dim red on black, so eyes used to a dark room are not dazzled.
     "night": {
@@ -92,6 +96,8 @@ THEMES: dict[str, dict[str, str]] = {
         "still_healthy_text": "#FF9A80",
         "blighted": "#3A0C10",
         "blighted_text": "#FFB4A6",
+        "heading": "#FFB4A6",
+        "warning_text": "#FFD9D1",
     },
 }
 
@@ -109,7 +115,16 @@ TEXT_PAIRS = (
     ("healthy_text", "healthy"),
     ("still_healthy_text", "still_healthy"),
     ("blighted_text", "blighted"),
+    # A heading or a warning written in colour, straight on the screen or on a panel (the
+    # accent and the banner are backgrounds: too dark to be read as text at night).
+    ("heading", "background"),
+    ("heading", "panel"),
+    ("warning_text", "background"),
+    ("warning_text", "panel"),
 )
+
+TEXT_COLOURS = frozenset(text for text, _ in TEXT_PAIRS)
+"""The colours a layout may write text in (`color:`); every other colour is a background."""
 
 AA_NORMAL_TEXT = 4.5
 

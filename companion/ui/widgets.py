@@ -199,7 +199,8 @@ class ConfirmPopup(InstantPopup):
 
 
 class PickerButton(ButtonBehavior, BoxLayout):
-    """One choice in a card picker: the card's colour band and its name, large."""
+    """One choice in a card picker: the card's colour band and its name, large, and its detail
+    in full below (a picker's row grows to hold it)."""
 
     value = StringProperty("")
     """The id sent when it is chosen."""
@@ -215,39 +216,94 @@ class PickerButton(ButtonBehavior, BoxLayout):
     """Called with `value` when tapped."""
     highlight = BooleanProperty(False)
     """Drawn with a frame, for the likeliest choice."""
+    natural_height = NumericProperty(0)
+    """The height that shows its name and all of its detail (the kv works it out)."""
 
     def on_release(self) -> None:
         if self.picked:
             self.picked(self.value)
 
 
+SEARCH_FROM = 13
+"""A picker with this many choices or more offers a search: a long list is found faster by
+typing two letters than by scrolling."""
+
+
 class CardPicker(InstantPopup):
-    """A popup listing cards as large buttons; tapping one answers `when_picked` with its id."""
+    """A popup listing cards as large buttons; tapping one answers `when_picked` with its id.
+    The likeliest choice (the one marked `highlight`) is pinned above the list; a long list
+    has a search box with the on-screen keys, and says so when nothing matches."""
 
     when_picked = ObjectProperty(None)
     """Called with the chosen id."""
     columns = NumericProperty(3)
     """How many buttons in a row."""
+    query = StringProperty("")
+    """What is typed in the search box."""
+    searchable = BooleanProperty(False)
+    """The list is long enough for a search box."""
+    nothing_found = BooleanProperty(False)
+    """Something is typed and no choice matches it."""
+    pinned_value = StringProperty("")
+    """The id of the pinned choice, or empty when there is none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._buttons: list[PickerButton] = []
+        self._left_out: set[str] = set()
+        super().__init__(**kwargs)
 
     def fill(self, choices: Sequence[dict[str, Any]]) -> None:
-        grid = self.ids.grid
-        grid.clear_widgets()
-        self._buttons = [PickerButton(picked=self._picked, **choice) for choice in choices]
-        for button in self._buttons:
-            grid.add_widget(button)
+        self._buttons = []
+        for choice in choices:
+            button = PickerButton(picked=self._picked, **choice)
+            button.bind(natural_height=button.setter("height"))
+            self._buttons.append(button)
+        self._left_out = set()
+        self.searchable = len(self._buttons) >= SEARCH_FROM
+        self._show()
 
     def offer(self, left_out: set[str]) -> None:
         """Show every choice but those in `left_out` (cards already used), in the first order."""
+        self._left_out = set(left_out)
+        self._show()
+
+    def on_query(self, *_args: Any) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        offered = [button for button in self._buttons if button.value not in self._left_out]
+        pinned = next((button for button in offered if button.highlight), None)
+        self.pinned_value = pinned.value if pinned is not None else ""
+        box = self.ids.pinned
+        if list(box.children) != ([pinned] if pinned is not None else []):
+            box.clear_widgets()
+            if pinned is not None:
+                if pinned.parent is not None:
+                    pinned.parent.remove_widget(pinned)
+                box.add_widget(pinned)
+        query = folded(self.query.strip())
+        listed = [button for button in offered if button is not pinned
+                  and (not query or matches(query, f"{button.text} {button.detail}"))]
+        self.nothing_found = bool(query) and not listed
         grid = self.ids.grid
         grid.clear_widgets()
-        for button in self._buttons:
-            if button.value not in left_out:
-                grid.add_widget(button)
+        for button in listed:
+            grid.add_widget(button)
+
+    def shown(self) -> list[str]:
+        """The ids that can be tapped now, the pinned one first."""
+        return ([self.pinned_value] if self.pinned_value else []) + [
+            button.value for button in reversed(self.ids.grid.children)]
 
     def _picked(self, value: str) -> None:
         self.dismiss()
         if self.when_picked:
             self.when_picked(value)
+
+
+def matches(query: str, text: str) -> bool:
+    """A folded query ("odn") matches a text that holds it anywhere ("Ödnis")."""
+    return query in folded(text)
 
 
 def reuse_rows(box: Any, pool: list[Any], count: int, make: Callable[[int], Any]) -> list[Any]:

@@ -31,3 +31,8 @@ def ui(tmp_path: Path) -> Iterator[Harness]:
         yield harness
     finally:
         harness.close()
+
+
+# Every game of the registry and the test's own, one after the other (tests/ui/every_game.py);
+# imported here, after Kivy is prepared, so any UI test may take `game_id`.
+from .every_game import game_id  # noqa: E402, F401

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -76,7 +77,7 @@ class Harness:
 
     def __init__(self, db_path: Path, size: tuple[int, int] = (800, 480),
                  build_ahead: bool = False, open_database_later: bool = False,
-                 backlight: Any = None) -> None:
+                 backlight: Any = None, safe_start: int = 0) -> None:
         from kivy.base import EventLoop
         from kivy.core.window import Window
 
@@ -92,8 +93,10 @@ class Harness:
             self.app = CompanionApp(config_dir=db_path.parent, backlight=backlight,
                                     open_service=lambda: build_service(db_path)[0])
         else:
-            self.app = CompanionApp(build_service(db_path)[0], config_dir=db_path.parent,
-                                    backlight=backlight)
+            # A safe start (after `safe_start` early deaths) leaves the last game unresumed.
+            self.app = CompanionApp(build_service(db_path, resume=not safe_start)[0],
+                                    config_dir=db_path.parent, backlight=backlight,
+                                    safe_start=safe_start)
         self.app.builds_ahead = build_ahead  # else each test would build every screen
         self.app._run_prepare()  # what App.run() does before its loop, which the test drives
         self.frames(3)
@@ -110,6 +113,10 @@ class Harness:
         if self.app.service is not None:  # the games file's writer lock goes with the app
             self.app.service.store.close()
         screens.now = time.monotonic
+        caught = self.app.boundary.caught
+        assert not caught, ("a screen failed (the app's boundary caught it; a test that "
+                            "means it clears app.boundary.caught): " + "".join(
+                                traceback.format_exception(caught[0])))
 
     # --- time between taps ---
 
@@ -152,10 +159,24 @@ class Harness:
     # --- frames, sizes, pictures ---
 
     def frames(self, count: int = 2) -> None:
+        """Draw `count` frames; what a frame raises goes to Kivy's exception handlers first,
+        as in the app's own loop (EventLoopBase.mainloop)."""
         from kivy.base import EventLoop
 
         for _ in range(count):
-            EventLoop.idle()
+            self.as_in_the_loop(EventLoop.idle)
+
+    @staticmethod
+    def as_in_the_loop(work: Any) -> None:
+        """Do `work` (a frame, a touch's dispatch) as the app's event loop does: what it raises
+        goes to Kivy's exception handlers first (EventLoopBase.mainloop)."""
+        from kivy.base import ExceptionManager
+
+        try:
+            work()
+        except Exception as error:
+            if ExceptionManager.handle_exception(error) == ExceptionManager.RAISE:
+                raise
 
     def resize(self, width: int, height: int, settle: bool = True) -> None:
         self.window.size = (width, height)
@@ -193,9 +214,9 @@ class Harness:
         assert 0 <= x <= width and 0 <= y <= height, f"{widget} lies outside the window"
         self._pause()
         touch = UnitTestTouch(*self._as_the_panel_reports(x, y))
-        touch.touch_down()
+        self.as_in_the_loop(touch.touch_down)
         self.frames(1)
-        touch.touch_up()
+        self.as_in_the_loop(touch.touch_up)
         self.frames(3)
         self._let_the_scroll_views_lift(touch)
 
@@ -314,7 +335,7 @@ class Harness:
         if "cards" in picker.ids:  # the fear-card picker: a recycled list with a search
             self._pick_fear_card(picker, value)
             return
-        for button in picker.ids.grid.children:
+        for button in [*picker.ids.pinned.children, *picker.ids.grid.children]:
             if button.value == value:
                 self.tap(button)
                 return
@@ -344,7 +365,45 @@ class Harness:
         assert picker is not None, "no picker is open"
         if "cards" in picker.ids:
             return ["", *picker.shown()]
-        return [button.value for button in reversed(picker.ids.grid.children)]
+        return list(picker.shown())
+
+    def keys(self) -> Any:
+        """The on-screen keys (shown or not)."""
+        from companion.ui.keys import KeyPanel
+
+        return KeyPanel.shared()
+
+    def key(self, key: str) -> Any:
+        """The on-screen key that types `key` or does it (Space, Del, Clear, Done, Shift)."""
+        from companion.ui.keys import KeyButton
+
+        panel = self.keys()
+        assert panel.parent is not None, "the on-screen keys are not shown"
+        return next(button for button in panel.walk(restrict=True)
+                    if isinstance(button, KeyButton) and button.key == key)
+
+    def type_on_keys(self, text: str) -> None:
+        """Type `text` by tapping the on-screen keys, as a player does: Shift for a capital,
+        the accents' or the signs' keys for what the letters' keys do not have."""
+        from companion.ui.keys import KEY_LAYERS, capital
+
+        panel = self.keys()
+        for char in text:
+            if char == " ":
+                self.tap(self.key("Space"))
+                continue
+            layers = [panel.layer, *(name for name in KEY_LAYERS if name != panel.layer)]
+            layer, shifted = next(
+                (name, char not in "".join(KEY_LAYERS[name])) for name in layers
+                if any(char in row or char in map(capital, row) for row in KEY_LAYERS[name]))
+            if panel.layer != layer:
+                if panel.layer != "abc":
+                    self.tap(self.key(panel.layer))  # back to the letters
+                if layer != "abc":
+                    self.tap(self.key(layer))
+            if panel.shift != shifted:
+                self.tap(self.key("Shift"))
+            self.tap(self.key(char))
 
     def banner_lines(self) -> list[str]:
         """The lines on the table's banner, top first, as drawn."""
@@ -356,8 +415,11 @@ class Harness:
         """A key pressed on a real keyboard: as SDL does, `on_keyboard` follows when no
         `on_key_down` handler took the key."""
         self._pause()
-        if not self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or []):
-            self.window.dispatch("on_keyboard", key, 0, codepoint, modifiers or [])
+        def press() -> None:
+            if not self.window.dispatch("on_key_down", key, 0, codepoint, modifiers or []):
+                self.window.dispatch("on_keyboard", key, 0, codepoint, modifiers or [])
+
+        self.as_in_the_loop(press)
         self.frames(2)
 
     def service_status(self) -> str:

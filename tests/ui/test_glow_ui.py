@@ -182,7 +182,9 @@ def score_the_digest_s_example(ui: Harness) -> None:
     assert state["players"][1]["final"] == 72
     assert state["outcome"] is not None
     assert "72" in second.end_text and second.final_text == "72"
-    assert ui.screen.scored and ui.screen.banner == state["prompt"]["text"]
+    # the winner heads the banner (the day's end, said before, stays below it)
+    assert ui.screen.scored and ui.screen.banner.splitlines()[0] == state["prompt"]["text"]
+    assert ui.screen.banner_kind == "win"
     shown_matches_state(ui)
     look(ui, "scoring-result")
 
@@ -232,24 +234,54 @@ def test_a_whole_game_is_played_through_the_window_and_scored_in_one_tap_per_pla
 
 def test_scoring_only_goes_straight_to_the_scoring_and_ranks_ties_by_reroll_tokens(
         ui: Harness) -> None:
+    # Nothing of a game played without the app is filled in: every number shows "?" until
+    # entered, and reroll tokens are asked for only when a tie needs them (they were filled
+    # in as 2 for one player, and that decided a tie).
     start(ui, players=3, board="sea", mode="scoring", names=("Ada", "Bo", "Cy"))
     table = ui.screen
     assert table.over and "end scoring" in table.title
     assert all(not tile.can_accept for tile in tiles(ui))  # nothing tracked: entered by hand
-    for player, (track, tokens) in enumerate(((50, 1), (50, 3), (40, 0))):
+    for player, track in enumerate((50, 50, 40)):
         ui.tap_id("done")  # the next player's scoring
         panel = ui.popup()
         assert panel.player == player
-        panel.ids.end_track.value = track
-        panel.ids.end_reroll_tokens.value = tokens
+        steppers = panel._steppers
+        assert "reroll_tokens" not in steppers  # no tie yet: not asked
+        assert not any(stepper.known for stepper in steppers.values())
+        if player == 0:
+            look(ui, "scoring-only-panel")
+            ui.tap(panel.ids.save)  # nothing entered: nothing saved, and it says what
+            assert ui.popup() is panel and ui.state["players"][0]["end"] is None
+            assert "Score on the track" in ui.app.notice
+        for key, stepper in steppers.items():
+            ui.tap(next(w for w in stepper.children if getattr(w, "text", "") == "-"))
+            assert stepper.known and stepper.value == (-1 if key == "cards" else 0)
+        steppers["cards"].value = 0
+        steppers["track"].value = track
+        ui.frames(2)
         ui.tap(panel.ids.save)
+        assert ui.popup() is None, ui.app.notice
+    state = ui.state
+    assert state["outcome"] is None and state["reroll_tokens_needed"] == [0, 1]
+    assert table.prompt == state["prompt"]["text"] and "Ada and Bo" in table.prompt
+    assert table.done_text == "Break the tie"
+    ui.tap_id("done")
+    panel = ui.popup()
+    assert sorted(panel._steppers) == [0, 1]  # Cy is not tied: not asked
+    look(ui, "scoring-only-tie-break")
+    for player, tokens in ((0, 1), (1, 3)):
+        stepper = panel.ids[f"tie_{player}"]
+        for _ in range(tokens):
+            ui.tap(next(w for w in stepper.children if getattr(w, "text", "") == "+"))
+        assert stepper.value == tokens
+    ui.tap(panel.ids.save)
+    assert ui.popup() is None, ui.app.notice
     state = ui.state
     assert state["outcome"]["ranking"] == [[1], [0], [2]]
     assert "Bo and Ada both have 60" in table.tie_break
-    assert [tile.rank_text.split(" ·")[0] for tile in tiles(ui)] == ["Rank 2", "Rank 1",
-                                                                    "Rank 3"]
-    assert [tile.rank_text for tile in tiles(ui)[:2]] == [
-        "Rank 2 · 1 reroll token left", "Rank 1 · 3 reroll tokens left"]
+    assert [tile.rank_text for tile in tiles(ui)] == [
+        "Rank 2 · 1 reroll token left", "Rank 1 · 3 reroll tokens left", "Rank 3"]
+    look(ui, "scoring-only-result")
 
 
 def test_a_game_resumes_after_closing_and_undo_takes_back_a_tap(ui: Harness,
@@ -340,3 +372,73 @@ def test_the_player_panel_puts_boats_right_outside_the_afternoon_and_twice_in_it
     assert ui.state["players"][1]["boats"] == [5, 3, 6, 0], ui.app.notice
     assert panel.ids.boat_2.text == "Boat 3: island 6"
     ui.tap(panel.ids.close)
+
+
+def asks_to_enter(state: dict[str, Any]) -> bool:
+    """The prompt or a reminder asks the players to enter something on the table."""
+    texts = [state["prompt"]["text"], *(reminder["text"] for reminder in state["reminders"])]
+    return any("Enter" in text or "enter" in text for text in texts) and state["phase"] != "over"
+
+
+def area_counts(ui: Harness, counts: tuple[int, ...]) -> None:
+    """Tap each area's + as many times as it holds dice."""
+    for cell, count in zip(ui.screen._areas, counts, strict=True):
+        while cell.count > count:
+            ui.tap(cell.ids.minus)
+        while cell.count < count:
+            ui.tap(cell.ids.plus)
+
+
+def test_every_number_a_step_asks_for_is_entered_on_the_table_by_taps(ui: Harness) -> None:
+    # The setup roll and the evening's return ask for the dice in each area; the morning asks
+    # who recruits from where, and with two players which companion goes to the graveyard.
+    # Each has its control on the table: − and + per area checked against the 9 small dice
+    # (10 once Kaar has brought the black die), and a button per area.
+    start(ui, players=2, board="realm", start_player=0, names=("Ada", "Bo"))
+    table = ui.screen
+    assert asks_to_enter(ui.state) and table.area_mode == "dice"
+    assert table.dice_expected == 9 and table.ids.enter_dice.disabled
+    area_counts(ui, (3, 2, 2, 2, 0))
+    assert table.dice_counted == 9 and not table.ids.enter_dice.disabled
+    ui.tap(table._areas[4].ids.plus)  # a tenth die does not exist
+    assert table._areas[4].count == 0 and table.dice_counted == 9
+    look(ui, "table-setup-roll")
+    ui.tap_id("enter_dice")
+    state = ui.state
+    assert [area["dice"] for area in state["areas"]] == [3, 2, 2, 2, 0], ui.app.notice
+    assert state["areas"][4]["trails"] == 1  # a die-less area gets its trail token
+    assert table.area_mode == "pick" and not state["dice_wanted"]
+    assert "3 dice" in table._areas[0].ids.action.text
+    look(ui, "table-pick")
+    ui.tap(table._areas[4].ids.action)  # Ada recruits Kaar from area 5, with its trail
+    ui.pick("glow-A20")
+    state = ui.state
+    assert state["picked"] == [0] and state["black_die"], ui.app.notice
+    assert state["players"][0]["trails"] == 1
+    assert state["players"][0]["companions"][0]["card"] == "glow-A20"
+    assert table.area_mode == "discard" and table._areas[4].ids.action.disabled
+    look(ui, "table-discard")
+    ui.tap(table._areas[0].ids.action)  # two players: Ada sends area 1's companion away
+    assert ui.state["graveyard"] == [None] and table.area_mode == "pick"
+    ui.tap(table._areas[1].ids.action)  # Bo recruits from area 2 without naming the card
+    ui.pick("")
+    state = ui.state
+    assert state["picked"] == [0, 1] and state["areas"][1]["companion"] is False
+    assert table.area_mode == "" and table.ids.area_row.height == 0
+    while ui.state["phase"] != "evening":
+        assert not asks_to_enter(ui.state), ui.state["prompt"]["text"]
+        done(ui)
+    state = ui.state
+    assert asks_to_enter(state) and table.area_mode == "dice"
+    assert table.dice_expected == 10 and table.dice_counted == 0  # Kaar's black die too
+    look(ui, "table-evening-dice")
+    area_counts(ui, (2, 2, 2, 2, 1))
+    assert table.ids.enter_dice.disabled  # 9 of 10: the black die is missing
+    area_counts(ui, (2, 2, 2, 2, 2))
+    ui.tap_id("enter_dice")
+    assert ui.state["dice_entered"] and table.area_mode == ""
+    assert not asks_to_enter(ui.state)
+    state = done(ui)
+    assert (state["day"], state["phase"]) == (2, "morning")
+    assert [area["dice"] for area in state["areas"]] == [2, 2, 2, 2, 2]
+    assert table.area_mode == "pick"  # the setup roll is day 1's only

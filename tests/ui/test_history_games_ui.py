@@ -66,7 +66,7 @@ def test_each_games_details_show_its_own_facts_result_and_charts(ui: Harness) ->
     ui.tap_id("history")
     ui.tap(history_row_button(ui, 2))
     screen = ui.screen
-    assert screen.title == "Game 2 · Leviathan Wilds"
+    assert screen.title == f"Leviathan Wilds · {screen.date_text}"
     assert (screen.leviathan_text, screen.difficulty_text, screen.guardians_text) == (
         "Sentinel", "easy", "2 guardians")
     assert ui.widget("outcome").value == "Victory: the last crystal is shattered"
@@ -82,7 +82,7 @@ def test_each_games_details_show_its_own_facts_result_and_charts(ui: Harness) ->
     ui.tap(history_row_button(ui, 5))
     screen = ui.screen
     assert (screen.title, screen.result_text, screen.reason_text) == (
-        "Game 5 · Glow", "Bo wins", "78 to 72")
+        f"Glow · {screen.date_text}", "Bo wins", "78 to 72")
     assert screen.scores_text == "1. Bo 78, 2. Ada 72" and not screen.has_rounds
     ui.tap_id("back")
     ui.tap(history_row_button(ui, 4))
@@ -90,7 +90,7 @@ def test_each_games_details_show_its_own_facts_result_and_charts(ui: Harness) ->
     ui.tap_id("back")
     ui.tap(history_row_button(ui, 1))
     screen = ui.screen
-    assert (screen.title, screen.adversary_text) == ("Game 1 · Spirit Island",
+    assert (screen.title, screen.adversary_text) == (f"Spirit Island · {screen.date_text}",
                                                      "Kingdom of England, level 2")
     assert ui.widget("fear_plot").values == [3, 0] and "wrath_plot" not in screen.ids
 

@@ -44,7 +44,8 @@ def test_a_tapped_game_shows_its_details_and_a_chart_of_its_rounds_then_back(
     ui.tap(history_row_button(ui, 1))
     assert ui.screen.name == "history_detail"
     screen = ui.screen
-    assert screen.title == "Game 1"
+    # The game as players know it (its name and when it began), not its database number.
+    assert screen.title == f"Spirit Island · {screen.date_text}" and screen.date_text
     assert screen.adversary_text == "Kingdom of England, level 2"
     assert screen.scenario_text == "None"
     assert screen.players_text == "2 players"

@@ -150,7 +150,9 @@ def test_an_easy_solo_game_names_threats_plays_ap_cards_and_wins_by_striking(
     name_threat(ui, 2)
     look(ui, "easy-1-revealed")
     ui.tap_id("threat_card")
-    assert ui.choices() == [f"LW-threat-1-{n}" for n in range(1, 6)]
+    # The leviathan's five threats; the one named now is pinned on top (the picker's default).
+    assert ui.choices()[0] == "LW-threat-1-2"
+    assert sorted(ui.choices()) == [f"LW-threat-1-{n}" for n in range(1, 6)]
     look(ui, "picker-threat")
     dismiss(ui)
 
@@ -212,6 +214,9 @@ def test_an_easy_solo_game_names_threats_plays_ap_cards_and_wins_by_striking(
         state = strike(ui, index, sum(crystal["dice"]))
         assert state["crystals"][index]["shattered"], ui.app.notice
     assert state["outcome"]["result"] == "win" and ui.screen.banner_kind == "win"
+    # the title says the game is over, never "step Game over"
+    title = ui.widget("title").text
+    assert title.endswith(" · round 2 · game over") and "step" not in title, title
     assert ui.widget("guardian").disabled and ui.widget("step_row").height == 0
     look(ui, "easy-won")
 

@@ -69,7 +69,7 @@ def test_leviathans_unverified_numbers_show_the_values_in_use_and_only_changes_a
     form = open_leviathan_form(ui)
     ui.tap_id("lw_hard")
     ui.tap_id("lw_players_1")
-    assert "as in our data" in ui.widget("lw_numbers").text
+    assert "none corrected" in ui.widget("lw_numbers").text
     ui.tap_id("lw_numbers")
     catalogue = ui.app.catalogue_of("leviathan-wilds")["numbers"]
     # The values the game would use for a hard solo game, the wrath's space counted from 1.
@@ -160,3 +160,57 @@ def test_a_registered_game_without_screens_is_not_offered_and_breaks_nothing(
     ui.tap(next(child for child in ui.popup().walk()
                 if getattr(child, "text", "") == "Abandon and start"))
     assert ui.state["title"] == "spirit-island" and ui.screen.name == "checklist"
+
+
+def games_with_a_form() -> list[str]:
+    from companion.games.registry import GAMES
+
+    return [game.id for game in GAMES.values() if game.setup_form and game.table_screen]
+
+
+def fresh_choices(ui: Harness, game_id: str) -> dict[str, Any]:
+    """What the new-game form of `game_id` would start as it stands."""
+    screen = ui.screen
+    screen.game = game_id
+    ui.frames(2)
+    return {**screen.command(), "game": game_id}
+
+
+@pytest.mark.parametrize("game_id", games_with_a_form())
+def test_each_game_s_last_choices_survive_playing_another_game(ui: Harness,
+                                                               game_id: str) -> None:
+    # Starting Glow used to overwrite Spirit Island's remembered choices: each game keeps its
+    # own, whatever was played after it.
+    ui.tap_id("new_game")
+    screen = ui.screen
+    chosen = fresh_choices(ui, game_id)
+    assert "players" in chosen, "the check changes the player count"
+    chosen["players"] = 3 if chosen["players"] == 2 else 2
+    screen.form(game_id).restore(chosen)
+    ui.frames(2)
+    ui.tap_id("start")
+    assert ui.app.screens.current == "checklist", ui.app.notice
+    kept = ui.app.last_new_game(game_id)
+    assert kept["players"] == chosen["players"]
+    ui.app.show("new_game")
+    ui.frames(2)
+    for other in games_with_a_form():
+        if other != game_id:  # played next: its start remembers its own choices
+            ui.app.remember_new_game({"cmd": "new_game", **fresh_choices(ui, other)})
+    assert ui.app.last_new_game(game_id) == kept
+    again = type(screen)(name="new_game_again")  # the form as it opens next time
+    ui.frames(2)
+    assert again.form(game_id).command()["players"] == chosen["players"]
+
+
+def test_choices_saved_before_they_were_kept_per_game_still_load(ui: Harness) -> None:
+    from companion.games.registry import DEFAULT_GAME
+
+    ui.app.config.set("newgame", "last", '{"players": 3, "deck": "physical"}')
+    ui.app.config.set("newgame", "last_by_game", "")
+    assert ui.app.last_new_game(DEFAULT_GAME) == {"players": 3, "deck": "physical"}
+    assert ui.app.last_new_game("glow") == {}
+    ui.tap_id("new_game")
+    again = type(ui.screen)(name="new_game_again")
+    ui.frames(2)
+    assert again.form(DEFAULT_GAME).players == 3 and again.game == DEFAULT_GAME

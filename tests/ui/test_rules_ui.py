@@ -1,4 +1,4 @@
-"""The rules screen by touch: type on its letter keys, open a result, follow a link, go back;
+"""The rules screen by touch: type on the on-screen keys, open a result, follow a link, go back;
 a real keyboard types too; the table's "?" opens the help for the step; other languages."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ pytestmark = pytest.mark.ui
 
 
 def key(ui: Harness, letter: str) -> None:
-    keys = [child for row in ui.screen.ids.letter_keys.children for child in row.children]
-    ui.tap(next(button for button in keys if button.text == letter))
+    ui.tap(ui.key(letter))
 
 
 def result_ids(ui: Harness) -> list[str]:
@@ -36,7 +35,7 @@ def test_a_query_typed_on_the_letter_keys_opens_an_entry_whose_links_lead_on_and
     assert screen.entry_id == "blight"
     assert screen.entry_title == "Blight"
     assert screen.entry_body
-    assert screen.ids.letter_keys.opacity == 0  # reading: the keys make room for the text
+    assert ui.keys().parent is None  # reading: the keys make room for the text
     link = screen.ids.related.children[-1]  # the first link
     ui.tap(link)
     assert screen.entry_id == link.entry_id != "blight"
@@ -72,7 +71,8 @@ def test_a_real_keyboard_types_into_the_search_box(ui: Harness) -> None:
 def test_the_entries_come_in_the_language_chosen_and_other_languages_words_find_them(
         ui: Harness) -> None:
     ui.tap_id("rules")
-    ui.tap_id("lang_de")
+    ui.tap_id("lang_de")  # a tap beside the keys puts them away; a tap on the search brings them
+    ui.tap_id("query")
     for letter in "blight":
         key(ui, letter)
     assert result_ids(ui)[0] == "blight"
@@ -132,3 +132,15 @@ def test_during_a_leviathan_game_a_shared_word_finds_its_entry_first_and_all_gam
         ui.frames(2)
         assert screen.ids.all_games.text == label
         look(ui, f"rules-leviathan-{lang}")
+
+
+def test_a_search_without_results_says_nothing_was_found(ui: Harness) -> None:
+    ui.tap_id("rules")
+    note = ui.screen.ids.nothing_found
+    assert note.opacity == 0
+    ui.type_on_keys("qxz")
+    assert result_ids(ui) == []
+    assert note.opacity == 1 and note.height > 0 and "qxz" in note.text
+    ui.tap(ui.key("Clear"))
+    ui.type_on_keys("blight")
+    assert result_ids(ui)[0] == "blight" and note.opacity == 0

@@ -77,6 +77,19 @@ def test_changing_the_language_leaves_the_settings_closable_and_reopenable(
     assert ui.screen.ids.undo.text == "Undo"
 
 
+def test_the_settings_open_at_the_top_each_time(ui: Harness) -> None:
+    settings = open_settings(ui)
+    ui.tap(button(ui, "Find out by itself", settings.ids.family))  # far down: scrolled there
+    assert settings.ids.scroll.scroll_y < 0.5
+    ui.tap_id("close")
+    open_settings(ui)
+    ui.frames(3)
+    language = settings.ids.language
+    top = settings.ids.scroll.to_window(0, settings.ids.scroll.top)[1]
+    assert settings.ids.scroll.scroll_y == 1
+    assert language.to_window(0, language.top)[1] <= top + 1  # Language is in view
+
+
 def test_the_stepper_sets_the_spirit_phase_limit_in_the_settings_file(ui: Harness) -> None:
     settings = open_settings(ui)
     stepper = settings.ids.spirit_timer_limit
@@ -84,10 +97,10 @@ def test_the_stepper_sets_the_spirit_phase_limit_in_the_settings_file(ui: Harnes
     for _ in range(3):
         ui.tap(plus)
     assert stored(ui, "companion", "spirit_timer_limit") == "3"
-    assert ui.app.spirit_timer_limit == 3
+    assert stepper.value == 3
     ui.tap(button(ui, "-", stepper))
     assert stored(ui, "companion", "spirit_timer_limit") == "2"
-    assert ui.app.spirit_timer_limit == 2
+    assert stepper.value == 2
     ui.tap(button(ui, "On", settings.ids.spirit_one_step))
     assert stored(ui, "companion", "spirit_one_step") == "1"
     ui.tap(button(ui, "Night", settings.ids.theme))
@@ -127,29 +140,13 @@ def test_choosing_a_port_from_the_list_restarts_the_reader_on_it(
     assert ui.app.reader_status == "Card reader: off"
 
 
-def type_on_keys(ui: Harness, entry: Any, text: str) -> None:
-    """Type `text` on the popup's keys, switching to capitals or signs as a player does."""
-    from companion.ui.settings_screen import KEY_LAYERS
-
-    for letter in text:
-        if letter == " ":
-            ui.tap(button(ui, "Space", entry))
-            continue
-        if not any(letter in row for row in KEY_LAYERS[entry.layer]):
-            layer = next(name for name, rows in KEY_LAYERS.items()
-                         if any(letter in row for row in rows))
-            ui.tap(button(ui, layer, entry))  # the Shift or Signs key reads the layer's name
-            assert entry.layer == layer
-        ui.tap(button(ui, letter, entry))
-
-
 def test_advanced_texts_are_typed_on_the_screens_own_keys(ui: Harness) -> None:
     settings = open_settings(ui)
     ui.tap_id("line_pattern")
     entry = ui.popup()
     assert entry is not None and entry.text == ""
-    type_on_keys(ui, entry, "ID=(.+)x")
-    ui.tap(button(ui, "Del", entry))
+    ui.type_on_keys("ID=(.+)x")
+    ui.tap(ui.key("Del"))
     assert entry.text == "ID=(.+)"
     ui.tap(button(ui, "OK", entry))
     assert ui.popup() is None
@@ -158,7 +155,7 @@ def test_advanced_texts_are_typed_on_the_screens_own_keys(ui: Harness) -> None:
 
     ui.tap_id("port_address")
     entry = ui.popup()
-    type_on_keys(ui, entry, "loop://")
+    ui.type_on_keys("loop://")
     ui.tap(button(ui, "OK", entry))
     assert stored(ui, "reader", "port") == "loop://"
     assert "loop://" in ui.app.reader_status
@@ -166,12 +163,41 @@ def test_advanced_texts_are_typed_on_the_screens_own_keys(ui: Harness) -> None:
     ui.tap_id("port_address")
     entry = ui.popup()
     assert entry.text == "loop://"
-    ui.tap(button(ui, "Clear", entry))
+    ui.tap(ui.key("Clear"))
     ui.tap(button(ui, "OK", entry))
     assert stored(ui, "reader", "port") == "off"
     ui.tap_id("line_pattern")
     ui.tap(button(ui, "Cancel", ui.popup()))
     assert stored(ui, "reader", "line_pattern") == "ID=(.+)"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_pattern_the_reader_cannot_use_is_refused_in_the_players_words(
+        ui: Harness, lang: str) -> None:
+    ui.app.switch_language(lang)
+    translated = set(read_po(catalogue_path(lang, "companion")).values()) if lang != "en" else None
+    open_settings(ui)
+    for pattern, cause in (("UID:([0-9A-F]+", "bracket"), ("UID:[0-9A-F]+", "brackets")):
+        ui.tap_id("line_pattern")
+        entry = ui.popup()
+        ui.type_on_keys(pattern)
+        ui.tap(entry.ids.ok)
+        assert ui.popup() is entry and entry.text == pattern  # still open, nothing lost
+        said = entry.ids.hint.text
+        assert said and said != entry.hint
+        for developer_word in ("regular", "expression", "group", "position", "subpattern",
+                               "UID line pattern", "re.error"):
+            assert developer_word not in said
+        if translated is None:
+            assert cause in said
+        else:
+            assert said in translated
+        ui.tap(entry.ids.cancel)
+        assert stored(ui, "reader", "line_pattern") == ""
+    ui.tap_id("line_pattern")
+    ui.type_on_keys("UID:([0-9A-F]+)")
+    ui.tap(ui.key("Done"))  # Done on the keys confirms, as OK does
+    assert ui.popup() is None and stored(ui, "reader", "line_pattern") == "UID:([0-9A-F]+)"
 
 
 def shown_texts(root: Any) -> Iterator[tuple[Any, str]]:
@@ -184,7 +210,7 @@ def shown_texts(root: Any) -> Iterator[tuple[Any, str]]:
 
 @pytest.mark.parametrize(("name", "lang"), [("Deutsch", "de"), ("Français", "fr")])
 def test_no_settings_text_is_left_in_english(ui: Harness, name: str, lang: str) -> None:
-    from companion.ui.settings_screen import EntryKey
+    from companion.ui.keys import KeyButton
 
     translated = set(read_po(catalogue_path(lang, "companion")).values())
     settings = open_settings(ui)
@@ -197,11 +223,12 @@ def test_no_settings_text_is_left_in_english(ui: Harness, name: str, lang: str) 
         return (text in translated or text.removesuffix("°").isdigit() or text in LANGUAGE_NAMES
                 or text in ("PN532", "EM4100", "+", "-")  # the chips' names, the stepper's
                 or widget in ports  # the system's names for its serial ports
-                or isinstance(widget, EntryKey) and (widget.key == text  # a key's own sign
-                                                     or widget.key in ("Shift", "Signs")))
+                or isinstance(widget, KeyButton) and (widget.key == text  # a key's own sign
+                                                      or widget.key in ("Shift", "àé", "#+=")))
 
     try:
-        untranslated = [text for root in (settings, entry) for widget, text in shown_texts(root)
+        untranslated = [text for root in (settings, entry, ui.keys())
+                        for widget, text in shown_texts(root)
                         if not allowed(widget, text)]
         assert entry.title in translated
     finally:

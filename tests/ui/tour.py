@@ -275,6 +275,9 @@ def glow_stops(ui: Harness) -> Iterator[str]:
     ui.popup().dismiss()
     app.read_message = ""
     ui.frames(2)
+    send({"cmd": "dice", "dice": [2, 2, 2, 2, 1]})  # the dice row gives way to the picks'
+    ui.frames(3)
+    yield "glow-table-pick"
     while app.game_state["phase"] != "noon":
         send({"cmd": "next"})
     ui.frames(3)

@@ -174,10 +174,7 @@ def test_the_shared_history_and_settings_name_nothing_of_spirit_islands_in_their
         module: str) -> None:
     texts = code_texts((PACKAGE / module).read_text())
     said = {text for text in texts for word in SPIRIT_ISLAND_WORDS if word in text.lower()}
-    # app.py still keeps Spirit Island's settings as app properties its table binds to.
-    allowed = {"spirit_timer", "spirit_timer_limit", "spirit_one_step"} \
-        if module == "ui/app.py" else set()
-    assert said <= allowed, (module, said - allowed)
+    assert not said, (module, said)
 
 
 @pytest.mark.parametrize("layout", SHARED_LAYOUTS)

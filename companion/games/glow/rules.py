@@ -83,8 +83,12 @@ def start(command: c.NewGame, seed: int) -> tuple[State, Events]:
                   _per_player(command, "colours", command.colours), adventurers, numbers)
     last = (first - 1) % players
     boats = (0,) * BOATS if command.board == "sea" else ()
+    # In scoring mode the game was played without the app: its reroll tokens are unknown
+    # until entered (the setup's count stays in the field, as the contract recorded it).
+    known = command.mode != "scoring"
     roster = tuple(
-        Player(score=START_SCORE, reroll_tokens=START_REROLLS if i == last else 0, boats=boats)
+        Player(score=START_SCORE, reroll_tokens=START_REROLLS if i == last else 0, boats=boats,
+               rerolls_known=known)
         for i in range(players))
     events: Events = [e.GameStarted(players, command.board, command.mode, first, seed)]
     if command.mode == "scoring":
@@ -327,10 +331,26 @@ def discard(state: State, command: c.Discard) -> tuple[State, Events]:
     return replace(state, discarded=True, graveyard=state.graveyard + (card,)), events
 
 
+def small_dice_in_play(state: State) -> int:
+    """The small dice on the table: the 9, and the black die once Kaar has brought it."""
+    return SMALL_DICE + (1 if state.black_die else 0)
+
+
+def dice_wanted(state: State) -> bool:
+    """The players are asked for the small dice in each area now: after the setup roll (day 1,
+    before the first pick) or after the evening's return while a next row follows; until they
+    are entered."""
+    if state.dice_entered:
+        return False
+    if state.phase == "morning":
+        return state.day == 1 and not state.picked
+    return state.phase == "evening" and state.deck_count > 0
+
+
 def _check_all_small_dice(state: State, dice: tuple[int, ...], setup_roll: bool) -> None:
     """Every small die lies on the track after the setup roll (the 9) and after the evening's
     return (the 9, and the black die once Kaar has brought it into play)."""
-    total = SMALL_DICE + (1 if state.black_die else 0)
+    total = small_dice_in_play(state)
     if sum(dice) == total:
         return
     if setup_roll:
@@ -572,6 +592,17 @@ def spell(state: State, command: c.Spell) -> tuple[State, Events]:
 # --- the end ------------------------------------------------------------------------------------
 
 
+def rerolls_needed(state: State) -> tuple[int, ...]:
+    """Once everyone is scored: the players level on light shards with someone whose reroll
+    tokens the app does not know (scoring mode). The tie-break asks for theirs, and only
+    theirs; the ranking waits for them."""
+    if any(p.final is None for p in state.players):
+        return ()
+    totals = [p.final.total for p in state.players if p.final is not None]
+    return tuple(i for i, p in enumerate(state.players)
+                 if totals.count(totals[i]) > 1 and not p.rerolls_known)
+
+
 def rank(state: State) -> tuple[tuple[int, ...], ...]:
     """Best first by final score, then by reroll tokens left; still tied players share a rank."""
     def key(i: int) -> tuple[int, int]:
@@ -597,14 +628,16 @@ def end_score(state: State, command: c.EndScore) -> tuple[State, Events]:
         raise Refused(Phrase("scoring mode: give the player's score on the track (score) too"))
     track = player.score if command.score is None else command.score
     tokens = player.reroll_tokens if command.reroll_tokens is None else command.reroll_tokens
+    known = player.rerolls_known or command.reroll_tokens is not None
     final = Final(track, command.cards, command.board, command.glowworms, command.companions,
                   command.trails)
     lapped = player.lapped or track >= state.setup.numbers.track_length
     state = _set_player(state, command.player, replace(
-        player, score=track, lapped=lapped, reroll_tokens=tokens, final=final))
+        player, score=track, lapped=lapped, reroll_tokens=tokens, final=final,
+        rerolls_known=known))
     events: Events = [e.EndScored(command.player, track, final.cards, final.board, final.bonus,
                                   final.trails, final.total)]
-    if all(p.final is not None for p in state.players):
+    if all(p.final is not None for p in state.players) and not rerolls_needed(state):
         ranking = rank(state)
         events.append(e.Ranked(ranking))
         return replace(state, ranking=ranking), events

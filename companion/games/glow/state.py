@@ -97,6 +97,9 @@ class Player:
     spells: int = 0
     """Spell tiles held (handed out by Xar'gok)."""
     final: Final | None = None
+    rerolls_known: bool = True
+    """The app knows the reroll tokens: always in a game played with it; in scoring mode only
+    once the players have entered them (until then `reroll_tokens` is a placeholder)."""
 
     @property
     def usable_rerolls(self) -> int:

@@ -47,6 +47,9 @@ PROMPTS: dict[str, str] = {
     "glow-prompt-end-scoring": (
         "End scoring: enter cards, board, glowworms and trails for each player ({missing} "
         "still to score)."),
+    "glow-prompt-tie-rerolls": (
+        "A tie on light shards: enter the reroll tokens {players} have left; the most wins the "
+        "tie."),
     "glow-prompt-result": "{winners} shines brightest with {score} light shards.",
     "glow-prompt-result-shared": "{winners} share first place with {score} light shards.",
 }

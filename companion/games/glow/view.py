@@ -31,7 +31,13 @@ from .data import (
     START_SCORE,
     UNVERIFIED,
 )
-from .rules import suggested_end_score, track_reroll_costs
+from .rules import (
+    dice_wanted,
+    rerolls_needed,
+    small_dice_in_play,
+    suggested_end_score,
+    track_reroll_costs,
+)
 from .state import Player, State
 from .texts import GATES, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, message, word
 
@@ -49,6 +55,10 @@ def _players(state: State, players: tuple[int, ...] | list[int]) -> Listing:
 def prompt(state: State, translate: Translate = as_written) -> dict[str, Any]:
     phase = state.phase
     if phase == OVER:
+        needed = rerolls_needed(state)
+        if state.ranking is None and needed:
+            return message(PROMPTS, "glow-prompt-tie-rerolls", translate,
+                           players=_players(state, needed))
         if state.ranking is None:
             missing = sum(p.final is None for p in state.players)
             return message(PROMPTS, "glow-prompt-end-scoring", translate, missing=missing)
@@ -163,6 +173,7 @@ def _player(state: State, i: int, translate: Translate) -> dict[str, Any]:
     return {
         "score": player.score,
         "reroll_tokens": player.reroll_tokens,
+        "reroll_tokens_known": player.rerolls_known,
         "final": None if final is None else final.total,
         "name": render(who(state, i), translate),
         "colour": state.setup.colours[i],
@@ -213,6 +224,7 @@ def view(state: State, translate: Translate = as_written) -> dict[str, Any]:
         "players": [_player(state, i, translate) for i in range(len(state.players))],
         "outcome": None if state.ranking is None else {
             "ranking": [list(group) for group in state.ranking]},
+        "reroll_tokens_needed": list(rerolls_needed(state)),
         "round": state.day,  # the day, under the name the shared screens read (Home's resume)
         "phase_name": word(state.phase).render(translate),
         "days": DAYS,
@@ -228,6 +240,8 @@ def view(state: State, translate: Translate = as_written) -> dict[str, Any]:
                    "dice": area.dice, "trails": area.trails}
                   for a, area in enumerate(state.areas)],
         "dice_entered": state.dice_entered,
+        "dice_wanted": dice_wanted(state),
+        "small_dice": small_dice_in_play(state),
         "graveyard": list(state.graveyard),
         "large_dice_supply": list(state.supply),
         "black_die": state.black_die,
@@ -267,7 +281,8 @@ PUBLIC_FIELDS: PublicFields = {
     "title": True, "day": True, "phase": True, "start_player": True,
     "deck_count": True,  # the face-down companion deck: how many, never which
     "players": {
-        "score": True, "reroll_tokens": True, "final": True, "name": True, "colour": True,
+        "score": True, "reroll_tokens": True, "reroll_tokens_known": True, "final": True,
+        "name": True, "colour": True,
         "adventurer": True, "lap": True, "track_space": True, "lapped": True,
         "reroll_tokens_usable": True, "reroll_tokens_gained_today": True,
         "track_rerolls": True, "lumipili_left": True, "glowworm_tokens": True,
@@ -275,11 +290,13 @@ PUBLIC_FIELDS: PublicFields = {
         "glowworm_threshold": True, "camp": True, "boats": True, "board_value": True,
         "spells": True, "end": True, "end_suggested": True,
     },
-    "outcome": True, "round": True, "phase_name": True, "days": True, "board": True,
+    "outcome": True, "reroll_tokens_needed": True, "round": True, "phase_name": True,
+    "days": True, "board": True,
     "board_name": True, "mode": True, "player_count": True, "pick_order": True,
     "picked": True, "picker": True, "needs_discard": True,
     "areas": True,  # the five companions laid out face up
-    "dice_entered": True, "graveyard": True, "large_dice_supply": True, "black_die": True,
+    "dice_entered": True, "dice_wanted": True, "small_dice": True, "graveyard": True,
+    "large_dice_supply": True, "black_die": True,
     "kaar_owner": True, "spell_stack": True, "track": True, "village_values": True,
     "island_values": True, "prompt": True, "gate": True, "reminders": True,
     "unverified": True,

@@ -13,6 +13,7 @@ from .basics import BOX_BLIGHT_STEPS, LIKING_FEAR_HALVES, Ending, Events, has_fe
 from .blight_cards import BLIGHT_CARDS
 from .endings import ending
 from .state import GameState
+from .texts import Phrase
 
 
 def add_blight(state: GameState, amount: int, events: Events, ends: list[Ending]) -> GameState:
@@ -95,13 +96,14 @@ def next_blight_card(state: GameState, command: c.NextBlightCard, events: Events
                      ends: list[Ending]) -> GameState:
     blight = state.blight
     if not blight.awaiting_card:
-        raise Refused("a blight card is named only when the card drawn face down flips, or "
-                      "when a Still-Healthy Island card has no blight left")
+        raise Refused(Phrase("a blight card is named only when the card drawn face down flips, "
+                             "or when a Still-Healthy Island card has no blight left"))
     if command.card not in BLIGHT_CARDS:
-        raise Refused(f"unknown blight card {command.card!r}; known cards: "
-                      f"{', '.join(BLIGHT_CARDS)}")
+        raise Refused(Phrase("unknown blight card {card}; known cards: {cards}",
+                             card=repr(command.card), cards=", ".join(BLIGHT_CARDS)))
     if command.card in blight.earlier_cards:
-        raise Refused(f"{BLIGHT_CARDS[command.card].name} was already used in this game")
+        raise Refused(Phrase("{name} was already used in this game",
+                             name=Phrase(BLIGHT_CARDS[command.card].name)))
     state = _turn_to_back(state, command.card, blight.owed, events, ends)
     if state.blight.awaiting_card:  # the owed blight used this card up at once
         events.append(e.BlightCardNeeded(state.blight.owed))
@@ -111,11 +113,11 @@ def next_blight_card(state: GameState, command: c.NextBlightCard, events: Events
 def heal(state: GameState, amount: int, events: Events) -> GameState:
     blight = state.blight
     if blight.awaiting_card:
-        raise Refused("name the next blight card first (next_blight_card): healed blight goes "
-                      "back onto it")
+        raise Refused(Phrase("name the next blight card first (next_blight_card): healed blight "
+                             "goes back onto it"))
     if amount > blight.on_island:
-        raise Refused(f"only {blight.on_island} blight is on the island; "
-                      f"{amount} cannot be removed")
+        raise Refused(Phrase("only {on_island} blight is on the island; {amount} cannot be "
+                             "removed", on_island=blight.on_island, amount=amount))
     # Removed blight goes back to the card; a flipped card stays flipped.
     blight = replace(blight, on_island=blight.on_island - amount)
     if has_feature(state.setup, SLOW_HEALING):

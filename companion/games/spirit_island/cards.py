@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .texts import Phrase, stage_phrase
+
 TERRAINS = ("jungle", "mountain", "sands", "wetland", "coastal")
 
 TERRAIN_NAMES = {
@@ -111,15 +113,23 @@ def cards_of_stage(stage: int) -> list[str]:
     return [c.id for c in INVADER_CARDS.values() if c.stage == stage]
 
 
+class DeckOrderError(ValueError):
+    """A deck order that cannot be read; `phrase` says why, in any language."""
+
+    def __init__(self, phrase: Phrase) -> None:
+        self.phrase = phrase
+        super().__init__(phrase.render())
+
+
 def parse_deck_order(order: str, special: str | None = None) -> tuple[DeckEntry, ...]:
     """Read a deck-order string (top of the deck first) into deck positions.
 
     `1`, `2`, `3` stand for a random card of that stage, `C` for the Stage II Coastal Lands card,
     `S` for the adversary's special card (`special`, an id of SPECIAL_CARDS); dashes and spaces
-    only group positions for the eye. Raises ValueError with a reason.
+    only group positions for the eye. Raises DeckOrderError with a reason.
     """
     if not isinstance(order, str):
-        raise ValueError("the deck order must be a string such as 111-2222-33333")
+        raise DeckOrderError(Phrase("the deck order must be a string such as 111-2222-33333"))
     entries: list[DeckEntry] = []
     for letter in order:
         if letter in "- ":
@@ -128,32 +138,32 @@ def parse_deck_order(order: str, special: str | None = None) -> tuple[DeckEntry,
             entries.append(DeckEntry(int(letter)))
         elif letter.upper() == "S":
             if special is None:
-                raise ValueError(
-                    f"the deck order {order!r} places a special card (S), but only an adversary "
+                raise DeckOrderError(Phrase(
+                    "the deck order {order} places a special card (S), but only an adversary "
                     "level that has one (Habsburg Livestock 5+, Habsburg Mining 4+) can say "
-                    "which card that is"
-                )
+                    "which card that is", order=repr(order)))
             entries.append(DeckEntry(SPECIAL_CARDS[special].stage, special))
         elif letter.upper() in FIXED_CARD_LETTERS:
             card = INVADER_CARDS[FIXED_CARD_LETTERS[letter.upper()]]
             entries.append(DeckEntry(card.stage, card.id))
         else:
-            raise ValueError(
-                f"the deck order {order!r} has {letter!r}; use 1, 2, 3 for a card of that stage, "
-                "C for the Coastal Lands card, and dashes to group them"
-            )
+            raise DeckOrderError(Phrase(
+                "the deck order {order} has {letter}; use 1, 2, 3 for a card of that stage, "
+                "C for the Coastal Lands card, and dashes to group them", order=repr(order),
+                letter=repr(letter)))
     if not entries:
-        raise ValueError("the deck order names no cards")
+        raise DeckOrderError(Phrase("the deck order names no cards"))
     fixed = [e.card for e in entries if e.card]
     if len(fixed) != len(set(fixed)):
-        raise ValueError(f"the deck order {order!r} places the same fixed card twice")
+        raise DeckOrderError(Phrase("the deck order {order} places the same fixed card twice",
+                                    order=repr(order)))
     for stage in (1, 2, 3):
         wanted = sum(1 for e in entries if e.stage == stage)
         if wanted > len(cards_of_stage(stage)):
-            raise ValueError(
-                f"the deck order {order!r} needs {wanted} Stage {'I' * stage} cards, "
-                f"but there are only {len(cards_of_stage(stage))}"
-            )
+            raise DeckOrderError(Phrase(
+                "the deck order {order} needs {wanted} {stage} cards, but there are only {count}",
+                order=repr(order), wanted=wanted, stage=stage_phrase(stage),
+                count=len(cards_of_stage(stage))))
     return tuple(entries)
 
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from companion.core import commands as core
 from companion.core.commands import Command, Redo, ShowState, Undo, command_to_dict
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 
 
 @dataclass(frozen=True)
@@ -273,26 +274,30 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return core.whole_number(cmd, key, value, 0, 6)
     if key in ("thematic", "events"):
         if not isinstance(value, bool):
-            raise Refused(f"'{cmd}': {key} must be true or false, not {core.shown(value)}")
+            raise Refused(Phrase("'{cmd}': {key} must be true or false, not {value}", cmd=cmd,
+                                 key=key, value=core.shown(value)))
         return value
     if key == "fear_split":
         if not isinstance(value, list) or not value:
-            raise Refused(f"'{cmd}': fear_split must be a list such as [3, 3, 3]")
+            raise Refused(Phrase("'{cmd}': fear_split must be a list such as [3, 3, 3]",
+                                 cmd=cmd))
         split = tuple(core.whole_number(cmd, key, v, 0, 20) for v in value)
         if len(split) != 3 or sum(split) == 0:
-            raise Refused(f"'{cmd}': fear_split needs three counts (terror levels I, II, III)")
+            raise Refused(Phrase("'{cmd}': fear_split needs three counts (terror levels I, II, "
+                                 "III)", cmd=cmd))
         return split
     if key == "commands":
         if not isinstance(value, list) or not value:
-            raise Refused(f"'{cmd}': commands must be a non-empty list of fear, destroy, "
-                          "blight, heal or lose_fear commands")
+            raise Refused(Phrase("'{cmd}': commands must be a non-empty list of fear, destroy, "
+                                 "blight, heal or lose_fear commands", cmd=cmd))
         parts = []
         for v in value:
             # Checked before parsing: an effect inside an effect would recurse without end.
             name = v.get("cmd") if isinstance(v, dict) else None
             if isinstance(name, str) and name in COMMANDS and COMMANDS[name] not in EFFECT_PARTS:
-                raise Refused(f"'{cmd}': an effect may only combine fear, destroy, blight, heal "
-                              f"and lose_fear, not '{name}'")
+                raise Refused(Phrase("'{cmd}': an effect may only combine fear, destroy, "
+                                     "blight, heal and lose_fear, not '{name}'", cmd=cmd,
+                                     name=name))
             parts.append(parse_command(v, EFFECT_REGISTRY))
         return tuple(parts)
     return core.shared_field(cmd, key, value)

@@ -12,6 +12,7 @@ from .basics import Ending, Events
 from .cards import ALL_CARDS, DeckEntry
 from .fear import take_fear_card
 from .state import GameState
+from .texts import Phrase
 
 CORRECTIONS = (c.MoveCard, c.Accelerate, c.ReturnFearCard, c.DiscardFearCard, c.AddFearCard,
                c.RemoveFearCard, c.SetBlight)
@@ -30,11 +31,11 @@ def correct(state: GameState, command: c.Command, events: Events,
         return _set_blight(state, command, events)
     if isinstance(command, c.RemoveFearCard):
         if not fear.deck:
-            raise Refused("the fear deck is empty")
+            raise Refused(Phrase("the fear deck is empty"))
         state = take_fear_card(state, events, ends, earned=False)
         return _fear_corrected(state, "removed", events)
     if isinstance(command, (c.ReturnFearCard, c.DiscardFearCard)) and not fear.earned:
-        raise Refused("no earned fear card is waiting")
+        raise Refused(Phrase("no earned fear card is waiting"))
     if isinstance(command, c.DiscardFearCard):
         state = replace(state, fear=replace(fear, earned=fear.earned - 1,
                                             discarded=fear.discarded + 1, card=None,
@@ -70,12 +71,13 @@ def _move_card(state: GameState, command: c.MoveCard, events: Events) -> GameSta
         place: getattr(track, field) or () for place, field in fields.items()}
     source = next((place for place, cards in places.items() if command.card in cards), None)
     if source is None:
-        raise Refused(f"{command.card} is not on the Invader Board, in the discard or in the "
-                      "box; a card still in the deck leaves it with accelerate")
+        raise Refused(Phrase("{card} is not on the Invader Board, in the discard or in the box; "
+                             "a card still in the deck leaves it with accelerate",
+                             card=command.card))
     if command.to == source:
-        raise Refused(f"{command.card} is already there")
+        raise Refused(Phrase("{card} is already there", card=command.card))
     if command.to == "high_immigration" and track.high_immigration is None:
-        raise Refused("this game has no High Immigration space")
+        raise Refused(Phrase("this game has no High Immigration space"))
     taken = list(places[source])
     taken.remove(command.card)
     places[source] = tuple(taken)
@@ -98,7 +100,7 @@ def _accelerate(state: GameState, events: Events) -> GameState:
     track = state.invader
     stages = [entry.stage for entry in track.deck if entry.stage]
     if not stages:
-        raise Refused("no invader card is left in the deck")
+        raise Refused(Phrase("no invader card is left in the deck"))
     index = next(i for i, entry in enumerate(track.deck) if entry.stage == min(stages))
     entry = track.deck[index]
     events.append(e.CardMoved(entry.card, "deck", "box"))
@@ -110,10 +112,10 @@ def _accelerate(state: GameState, events: Events) -> GameState:
 def _set_blight(state: GameState, command: c.SetBlight, events: Events) -> GameState:
     blight = state.blight
     if blight.awaiting_card:
-        raise Refused("name the next blight card first (next_blight_card)")
+        raise Refused(Phrase("name the next blight card first (next_blight_card)"))
     if command.on_card == 0:
-        raise Refused("the blight card holds at least 1 blight while the game goes on; if the "
-                      "last one left it, add it with blight")
+        raise Refused(Phrase("the blight card holds at least 1 blight while the game goes on; if "
+                             "the last one left it, add it with blight"))
     on_island = blight.on_island if command.on_island is None else command.on_island
     state = replace(state, blight=replace(blight, on_card=command.on_card, on_island=on_island))
     events.append(e.BlightSet(command.on_card, on_island))

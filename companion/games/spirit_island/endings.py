@@ -24,9 +24,9 @@ def declared(state: GameState, command: c.Declare) -> Ending:
         elif reason == setup.scenario:
             reason = "scenario"
         if reason == "adversary" and getattr(adversary_of(setup), "loss_condition", None) is None:
-            raise Refused("this game's adversary adds no way to lose")
+            raise Refused(Phrase("this game's adversary adds no way to lose"))
         if reason == "scenario" and getattr(scenario_of(setup), "loss_condition", None) is None:
-            raise Refused("this game's scenario adds no way to lose")
+            raise Refused(Phrase("this game's scenario adds no way to lose"))
         return ending(state, "defeat", reason)
     return ending(state, "sacrifice", command.reason or "sacrifice")
 
@@ -112,7 +112,7 @@ def score(state: GameState, dahan: int, blight_on_island: int, bonus: int = 0) -
 
 def record_score(state: GameState, command: c.Score) -> tuple[GameState, Events]:
     if state.outcome is None:
-        raise Refused("the score is counted when the game is over")
+        raise Refused(Phrase("the score is counted when the game is over"))
     blight = state.blight.on_island if command.blight_on_island is None \
         else command.blight_on_island
     bonus = command.bonus or 0

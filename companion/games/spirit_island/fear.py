@@ -12,7 +12,7 @@ from .basics import Ending, Events, scenario_of, victory_condition
 from .endings import FEAR_DECK_EMPTIED, ending
 from .fear_cards import FEAR_CARDS
 from .state import GameState
-from .texts import Phrase
+from .texts import Phrase, named_step
 
 
 def generate_fear(state: GameState, amount: int, events: Events,
@@ -90,20 +90,20 @@ def _raise_terror(state: GameState, events: Events, ends: list[Ending],
     return replace(state, fear=replace(fear, terror_level=level))
 
 
-def _resolving_allowed(state: GameState) -> str | None:
+def _resolving_allowed(state: GameState) -> Phrase | None:
     """Why earned fear cards cannot be resolved now, or None when they can."""
     scenario = scenario_of(state.setup)
     if scenario and scenario.rituals_of_terror:
         if state.fear.ritual_cards:
             return None
         if state.fear.ritual_at == (state.round, state.step) and state.fear.earned:
-            return ("the ritual has resolved every card that waited when it was performed; a "
-                    "card earned since waits for the next ritual")
-        return ("in Rituals of Terror, earned fear cards are resolved right after a ritual, in "
-                "the fast or slow power phase")
+            return Phrase("the ritual has resolved every card that waited when it was "
+                          "performed; a card earned since waits for the next ritual")
+        return Phrase("in Rituals of Terror, earned fear cards are resolved right after a ritual, "
+                      "in the fast or slow power phase")
     if state.step != "fear":
-        return ("earned fear cards are resolved in the Fear step of the Invader phase; the game "
-                f"is in the {state.step.replace('_', ' ')} step")
+        return Phrase("earned fear cards are resolved in the Fear step of the Invader phase; now "
+                      "it is {step}", step=named_step(state.step))
     return None
 
 
@@ -112,7 +112,7 @@ def resolve_fear(state: GameState, command: c.ResolveFear, events: Events) -> Ga
     if why:
         raise Refused(why)
     if not state.fear.earned:
-        raise Refused("no earned fear card is waiting")
+        raise Refused(Phrase("no earned fear card is waiting"))
     if command.card is not None:
         state = name_fear_card(state, command.card, command.force, events)
     fear = state.fear
@@ -138,11 +138,12 @@ def name_fear_card(state: GameState, card_id: str, force: bool, events: Events) 
     if why:
         raise Refused(why)
     if not state.fear.earned:
-        raise Refused("no earned fear card is waiting to be turned over")
+        raise Refused(Phrase("no earned fear card is waiting to be turned over"))
     card = FEAR_CARDS.get(card_id)
     if card is None:
-        raise Refused(f"unknown fear card {card_id!r}; fear cards are named like "
-                      "avoid-the-dahan or trade-suffers (see the catalogue)")
+        raise Refused(Phrase("unknown fear card {card}; fear cards are named like "
+                             "avoid-the-dahan or trade-suffers (see the catalogue)",
+                             card=repr(card_id)))
     if card_id in state.fear.seen and not force:
         raise Refused(Phrase("{name} was already resolved in this game", name=Phrase(card.name)),
                       " (send force: true if it came back into the deck)")
@@ -155,9 +156,9 @@ def name_fear_card(state: GameState, card_id: str, force: bool, events: Events) 
 def ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     scenario = scenario_of(state.setup)
     if not (scenario and scenario.rituals_of_terror):
-        raise Refused("a Ritual of Terror belongs to the Rituals of Terror scenario")
+        raise Refused(Phrase("a Ritual of Terror belongs to the Rituals of Terror scenario"))
     if state.step not in ("fast_powers", "slow_powers"):
-        raise Refused("a Ritual of Terror is performed in the fast or slow power phase")
+        raise Refused(Phrase("a Ritual of Terror is performed in the fast or slow power phase"))
     level = state.terror_level + 1
     events.append(e.RitualPerformed(level))
     events.append(e.TerrorLevelRaised(level, victory_condition(state.setup, level)))
@@ -172,7 +173,8 @@ def ritual(state: GameState, events: Events, ends: list[Ending]) -> GameState:
 def lose_fear(state: GameState, amount: int, events: Events) -> GameState:
     fear = state.fear
     if fear.generated == 0:
-        raise Refused("no fear has been generated toward the next fear card; nothing to lose")
+        raise Refused(Phrase("no fear has been generated toward the next fear card; nothing "
+                             "to lose"))
     lost = min(amount, fear.generated)
     fear = replace(fear, generated=fear.generated - lost)
     events.append(e.FearLost(lost, fear.pool, fear.generated))

@@ -38,7 +38,7 @@ from .blight_cards import (
 )
 from .cards import SPECIAL_CARDS, build_virtual_deck, parse_deck_order
 from .corrections import CORRECTIONS, correct
-from .endings import SACRIFICE_BY_ONE_EFFECT, declared, record_score
+from .endings import SACRIFICE_BY_ONE_EFFECT, declared, outcome_phrase, record_score
 from .fear import generate_fear, lose_fear, name_fear_card, resolve_fear, ritual
 from .invader_deck import (
     awaiting_reveal,
@@ -70,7 +70,7 @@ from .texts import Listing, Phrase
 def start(command: c.NewGame) -> tuple[GameState, Events]:
     """Set up a game and carry it to its first setup step."""
     if command.seed is None:
-        raise Refused("a new game needs a seed; the app picks one when none is given")
+        raise Refused(Phrase("a new game needs a seed; the app picks one when none is given"))
     setup = setup_from(command)
     level = level_of(setup)
     scenario = scenario_of(setup)
@@ -143,16 +143,15 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
     if isinstance(command, c.Score):
         return record_score(state, command)
     if state.is_over:
-        assert state.outcome is not None
-        ended = f"{state.outcome.result}: {state.outcome.detail.rstrip('.')}"
-        raise Refused(f"the game is over ({ended}); undo to take back the last action, "
-                      "or start a new game")
+        raise Refused(Phrase("the game is over: {detail} Undo takes back the last action, or "
+                             "start a new game", detail=outcome_phrase(state)))
     events: Events = []
     ends: list[Ending] = []
     if isinstance(command, c.Next):
         if command.step is not None and command.step != state.step:
-            raise Refused(f"this was meant to finish the {command.step!r} step, but the game "
-                          f"is at {state.step!r} already; nothing was changed")
+            raise Refused(Phrase("this was meant to finish the {step} step, but the game is at "
+                                 "{current} already; nothing was changed",
+                                 step=repr(command.step), current=repr(state.step)))
         state = _complete_step(state, events, ends)
     elif isinstance(command, c.Reveal):
         state = reveal(state, command, events, ends)
@@ -174,7 +173,7 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
     elif isinstance(command, CORRECTIONS):
         state = correct(state, command, events, ends)
     else:
-        raise Refused(f"'{command.name}' is not a game action")
+        raise Refused(Phrase("'{name}' is not a game action", name=command.name))
     return _settle(state, events, ends), events
 
 
@@ -192,7 +191,7 @@ def _quick_change(state: GameState, command: c.Command, events: Events,
         return heal(state, command.amount, events)
     if isinstance(command, c.LoseFear):
         return lose_fear(state, command.amount, events)
-    raise Refused(f"'{command.name}' cannot be part of an effect")
+    raise Refused(Phrase("'{name}' cannot be part of an effect", name=command.name))
 
 
 def _settle(state: GameState, events: Events, ends: list[Ending]) -> GameState:
@@ -292,17 +291,18 @@ def _enter(state: GameState, where: tuple[str, str], events: Events,
 def _complete_step(state: GameState, events: Events, ends: list[Ending]) -> GameState:
     step = state.step
     if awaiting_reveal(state):
-        raise Refused(f"{reveal_request(state)} before finishing this step")
+        raise Refused(Phrase("{request} before finishing this step",
+                             request=reveal_request(state)))
     if state.blight.awaiting_card and state.blight.side == "healthy":
-        raise Refused("the blight card has flipped: say which card it is (next_blight_card) "
-                      "before going on")
+        raise Refused(Phrase("the blight card has flipped: say which card it is "
+                             "(next_blight_card) before going on"))
     if state.blight.awaiting_card:
-        raise Refused("the Still-Healthy Island card has no blight left: draw the next blight "
-                      "card and name it (next_blight_card) before going on")
+        raise Refused(Phrase("the Still-Healthy Island card has no blight left: draw the next "
+                             "blight card and name it (next_blight_card) before going on"))
     waiting = state.fear.earned if step == "fear" else state.fear.ritual_cards
     if waiting:
-        raise Refused(f"{waiting} earned fear card(s) still wait: resolve each one "
-                      "(resolve_fear) before finishing this step")
+        raise Refused(Phrase("{waiting} earned fear card(s) still wait: resolve each one "
+                             "(resolve_fear) before finishing this step", waiting=waiting))
     adversary = adversary_of(state.setup)
     if step == "escalation":
         assert adversary is not None

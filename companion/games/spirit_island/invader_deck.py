@@ -24,7 +24,7 @@ from .cards import ALL_CARDS, INVADER_CARDS
 from .endings import ending
 from .scenarios import larger_surges
 from .state import ESCALATION_STEP, REVEAL_STEPS, EventTrack, GameState, InvaderTrack
-from .texts import Phrase, stage_name, stage_phrase
+from .texts import Phrase, named_step, stage_phrase
 
 
 def slide_cards(state: GameState, events: Events) -> GameState:
@@ -134,12 +134,12 @@ def expected_stage(state: GameState) -> int:
     return track.deck[0].stage
 
 
-def reveal_request(state: GameState) -> str:
-    stage = expected_stage(state)
+def reveal_request(state: GameState) -> Phrase:
+    stage = stage_phrase(expected_stage(state))
     if state.invader.uncovered:
-        return (f"name the {stage_name(stage)} invader card that came out of the fear deck "
-                "(reveal)")
-    return f"turn over the top invader card ({stage_name(stage)}) and name it (reveal)"
+        return Phrase("name the {stage} invader card that came out of the fear deck (reveal)",
+                      stage=stage)
+    return Phrase("turn over the top invader card ({stage}) and name it (reveal)", stage=stage)
 
 
 def candidates(state: GameState) -> list[str]:
@@ -168,17 +168,18 @@ def reveal(state: GameState, command: c.Reveal, events: Events,
            ends: list[Ending]) -> GameState:
     track = state.invader
     if not track.uncovered and state.step not in REVEAL_STEPS:
-        raise Refused("invader cards are turned over in the Explore step (and at setup); "
-                      f"the game is in the {state.step.replace('_', ' ')} step")
+        raise Refused(Phrase("invader cards are turned over in the Explore step (and at setup); "
+                             "now it is {step}", step=named_step(state.step)))
     if state.setup.deck == "virtual":
-        raise Refused("this game uses the app's virtual deck: the app turns the cards itself")
+        raise Refused(Phrase("this game uses the app's virtual deck: the app turns the cards "
+                             "itself"))
     if not awaiting_reveal(state):
-        raise Refused("a card was already turned over in this step; undo first if it was the "
-                      "wrong one")
+        raise Refused(Phrase("a card was already turned over in this step; undo first if it was "
+                             "the wrong one"))
     card = ALL_CARDS.get(command.card)
     if card is None:
-        raise Refused(f"unknown invader card {command.card!r}; cards are named like "
-                      "I-jungle, II-coastal or III-mountain-sands")
+        raise Refused(Phrase("unknown invader card {card}; cards are named like I-jungle, "
+                             "II-coastal or III-mountain-sands", card=repr(command.card)))
     if not command.force:
         problem = _reveal_problem(state, command.card)
         if problem:

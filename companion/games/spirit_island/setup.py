@@ -25,9 +25,10 @@ from .basics import (
     scenario_of,
 )
 from .blight_cards import BLIGHT_CARDS
-from .cards import DEFAULT_DECK_ORDER, INVADER_CARDS, parse_deck_order
+from .cards import DEFAULT_DECK_ORDER, INVADER_CARDS, DeckOrderError, parse_deck_order
 from .scenarios import FEAR_CARDS_IN_BASE_BOX, SCENARIOS, Scenario, larger_surges
 from .state import EventTrack, Setup
+from .texts import Phrase
 
 
 def hide_in_fear_deck(
@@ -59,11 +60,11 @@ def event_track(setup: Setup) -> EventTrack | None:
 def setup_from(command: c.NewGame) -> Setup:
     assert command.seed is not None
     if command.mode == "beginner" and command.blight_card is not None:
-        raise Refused("a beginner game uses the Invader Board's blight space, not a blight card; "
-                      "choose the advanced mode to play with a blight card")
+        raise Refused(Phrase("a beginner game uses the Invader Board's blight space, not a "
+                             "blight card; choose the advanced mode to play with a blight card"))
     if command.blight_card is not None and command.blight_card not in BLIGHT_CARDS:
-        raise Refused(f"unknown blight card {command.blight_card!r}; known cards: "
-                      f"{', '.join(BLIGHT_CARDS)}")
+        raise Refused(Phrase("unknown blight card {card}; known cards: {cards}",
+                             card=repr(command.blight_card), cards=", ".join(BLIGHT_CARDS)))
     level = _adversary_level(command)
     scenario = _scenario(command)
     if command.deck_order is not None:  # a house rule overrides the adversary's order
@@ -72,10 +73,10 @@ def setup_from(command: c.NewGame) -> Setup:
         deck_order = level.deck_order if level else DEFAULT_DECK_ORDER
     try:
         parse_deck_order(deck_order, level.special_card if level else None)
-    except ValueError as error:
-        raise Refused(str(error)) from None
+    except DeckOrderError as error:
+        raise Refused(error.phrase) from None
     if command.event_deck is not None and not command.events:
-        raise Refused("event_deck counts the event cards; it needs events: true")
+        raise Refused(Phrase("event_deck counts the event cards; it needs events: true"))
     difficulty = setup_difficulty(command)
     return Setup(
         players=command.players,
@@ -128,25 +129,27 @@ def _fear_split(command: c.NewGame, level: Level | None,
 def _adversary_level(command: c.NewGame) -> Level | None:
     if command.adversary is None:
         if command.level is not None:
-            raise Refused("a level needs an adversary; adversaries: " + ", ".join(ADVERSARIES))
+            raise Refused(Phrase("a level needs an adversary; adversaries: {adversaries}",
+                                 adversaries=", ".join(ADVERSARIES)))
         return None
     adversary = ADVERSARIES.get(command.adversary)
     if adversary is None:
-        raise Refused(f"unknown adversary {command.adversary!r}; adversaries: "
-                      f"{', '.join(ADVERSARIES)}")
+        raise Refused(Phrase("unknown adversary {adversary}; adversaries: {adversaries}",
+                             adversary=repr(command.adversary),
+                             adversaries=", ".join(ADVERSARIES)))
     return adversary.levels[command.level or 0]
 
 
 def _scenario(command: c.NewGame) -> Scenario | None:
     if command.scenario is None:
         if command.scenario_difficulty is not None:
-            raise Refused("scenario_difficulty needs a scenario; scenarios: "
-                          + ", ".join(SCENARIOS))
+            raise Refused(Phrase("scenario_difficulty needs a scenario; scenarios: {scenarios}",
+                                 scenarios=", ".join(SCENARIOS)))
         return None
     scenario = SCENARIOS.get(command.scenario)
     if scenario is None:
-        raise Refused(f"unknown scenario {command.scenario!r}; scenarios: "
-                      f"{', '.join(SCENARIOS)}")
+        raise Refused(Phrase("unknown scenario {scenario}; scenarios: {scenarios}",
+                             scenario=repr(command.scenario), scenarios=", ".join(SCENARIOS)))
     return scenario
 
 
@@ -170,8 +173,10 @@ def _scenario_difficulty(command: c.NewGame, scenario: Scenario | None) -> int:
         return scenario.difficulty
     choices = (scenario.difficulty, *scenario.difficulty_choices)
     if command.scenario_difficulty not in choices:
-        raise Refused(f"{scenario.name} is printed with difficulty "
-                      f"{' or '.join(str(d) for d in choices)}, not {command.scenario_difficulty}")
+        raise Refused(Phrase("{scenario} is printed with one of the difficulties {choices}, not "
+                             "{given}", scenario=Phrase(scenario.name),
+                             choices=", ".join(str(d) for d in choices),
+                             given=command.scenario_difficulty))
     return command.scenario_difficulty
 
 

@@ -60,6 +60,17 @@ RESULT_NAMES = {"victory": N_("Victory"), "defeat": N_("Defeat"),
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 
+CORRECTION_NAMES = {
+    "move_card": N_("invader card moved"),
+    "accelerate": N_("invader card taken from the deck"),
+    "return_fear_card": N_("fear card put back"),
+    "discard_fear_card": N_("fear card discarded"),
+    "add_fear_card": N_("fear card added"),
+    "remove_fear_card": N_("fear card removed"),
+    "set_blight": N_("blight count corrected"),
+}
+"""The corrections in players' words (an undo says which it took back), never a command's id."""
+
 
 def names(_: Translate) -> dict[str, dict[str, str]]:
     """The words for the ids the state holds, for the phones' page: phases and steps."""
@@ -159,7 +170,7 @@ def describe_command(command: dict[str, Any], _: Translate) -> str:
         return _("the game's ending")
     if kind == "score":
         return _("the score")
-    return _("correction ({command})").format(command=kind)
+    return _(CORRECTION_NAMES.get(kind, N_("a correction")))
 
 
 def undo_line(event: dict[str, Any], _: Translate) -> Announcement | None:

@@ -134,5 +134,8 @@ def stage_phrase(stage: int) -> Phrase:
         "a special card")
 
 
-def stage_name(stage: int) -> str:
-    return stage_phrase(stage).render()
+def named_step(step: str) -> Phrase:
+    """A step's name as the table shows it ("Ravage"), for a sentence about it."""
+    from .table_words import STEP_NAMES  # imported late: the table's words import the model
+
+    return Phrase(STEP_NAMES.get(step, step.replace("_", " ")))

@@ -16,6 +16,7 @@ from companion.core.errors import Refused
 from companion.core.session import GameSession
 from companion.games.glow.data import COMPANIONS, OVER, PHASES
 from companion.games.glow.definition import GLOW
+from companion.games.glow.rules import rerolls_needed
 from companion.games.glow.state import State
 
 CONTRACT = {"title", "day", "phase", "start_player", "deck_count", "players", "outcome"}
@@ -102,7 +103,8 @@ def check_invariants(state: State) -> None:
         assert player.lapped or player.score < numbers.track_length
     assert 0 <= state.spell_stack <= 7
     assert (state.ranking is not None) == (
-        state.phase == OVER and all(p.final is not None for p in state.players))
+        state.phase == OVER and all(p.final is not None for p in state.players)
+        and not rerolls_needed(state))
     if state.ranking is not None:
         assert sorted(i for group in state.ranking for i in group) == list(range(count))
     record = json.loads(json.dumps(glow.state_to_record(state)))

@@ -3,6 +3,8 @@ the day around them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import companion.games.glow as glow
@@ -293,6 +295,45 @@ def test_a_tie_goes_to_the_most_reroll_tokens_and_then_the_rank_is_shared() -> N
             {"rank": 2, "player": 2, "name": None, "score": 40}]}
 
 
+def test_scoring_mode_knows_no_reroll_tokens_and_asks_for_them_only_on_a_tie() -> None:
+    # A game played without the app: the setup's 2 tokens of the last player are not known
+    # to be there at the end, so they decide nothing; a tie waits for the tied players'.
+    scores = {"cards": 0, "board": 0, "glowworms": 0, "companions": 1, "trails": 0}
+    state = over(3)
+    assert [p["reroll_tokens_known"] for p in glow.view(state)["players"]] == [False] * 3
+    state = do(state, "end_score", player=0, score=85, **scores)
+    state = do(state, "end_score", player=1, score=85, **scores)  # the one given 2 at setup
+    state = do(state, "end_score", player=2, score=40, **scores)
+    view = glow.view(state)
+    assert state.ranking is None and view["outcome"] is None
+    assert view["reroll_tokens_needed"] == [0, 1]  # not player 2: no tie there
+    assert view["prompt"]["id"] == "glow-prompt-tie-rerolls"
+    assert view["prompt"]["values"] == {"players": "Player 1 and Player 2"}
+    state = do(state, "end_score", player=0, score=85, reroll_tokens=0, **scores)
+    assert state.ranking is None and glow.view(state)["reroll_tokens_needed"] == [1]
+    state = do(state, "end_score", player=1, score=85, reroll_tokens=0, **scores)
+    assert state.ranking == ((0, 1), (2,))  # 0 against 0 entered: a shared rank
+    assert [p["reroll_tokens_known"] for p in glow.view(state)["players"]] == [
+        True, True, False]
+
+
+def test_scoring_mode_without_a_tie_never_asks_for_reroll_tokens() -> None:
+    scores = {"cards": 0, "board": 0, "glowworms": 0, "companions": 1, "trails": 0}
+    state = over(2)
+    state = do(state, "end_score", player=0, score=50, **scores)
+    state = do(state, "end_score", player=1, score=60, **scores)
+    assert state.ranking == ((1,), (0,))
+    assert glow.view(state)["reroll_tokens_needed"] == []
+
+
+def test_a_game_played_with_the_app_breaks_a_tie_with_the_tokens_it_tracked() -> None:
+    scores = {"cards": 0, "board": 0, "glowworms": 0, "companions": 1, "trails": 0}
+    state = to_phase(new(players=2, start_player=0), "over")
+    state = do(state, "end_score", player=0, **scores)
+    state = do(state, "end_score", player=1, **scores)
+    assert state.ranking == ((1,), (0,))  # the 2 tokens of the setup, tracked all game
+
+
 def test_scoring_mode_needs_the_track_score() -> None:
     with pytest.raises(Refused, match="score"):
         send(over(), "end_score", player=0, cards=0, board=0, glowworms=0, companions=0,
@@ -417,3 +458,37 @@ def test_a_companion_fetched_from_the_graveyard_leaves_it_and_becomes_the_newest
     assert [comp.card for comp in state.players[0].companions] == ["glow-A11"]
     with pytest.raises(Refused, match="already in player 0's row"):
         send(state, "companion", player=1, card="glow-A11")
+
+
+def asks_to_enter(view: dict[str, Any]) -> bool:
+    """The prompt or a reminder asks the players to enter something."""
+    texts = [view["prompt"]["text"], *(r["text"] for r in view["reminders"])]
+    return any("enter" in text.lower() for text in texts)
+
+
+def test_every_step_that_asks_for_a_number_says_which_control_answers_it() -> None:
+    # The table shows a control for each thing a prompt asks to enter: the dice per area
+    # (dice_wanted), the end scoring (phase over) and the tie's reroll tokens
+    # (reroll_tokens_needed). A prompt asking for something else would have none.
+    state = new(players=2, start_player=0)
+    seen = set()
+    for _ in range(80):
+        view = glow.view(state)
+        answered = bool(view["dice_wanted"]) or view["phase"] == "over"
+        assert asks_to_enter(view) == answered, (view["day"], view["phase"],
+                                                 view["prompt"]["text"])
+        seen.add((view["phase"], bool(view["dice_wanted"])))
+        if view["phase"] == "over":
+            break
+        if view["dice_wanted"]:
+            state = do(state, "dice", dice=[2, 2, 2, 2, 1])
+            assert not glow.view(state)["dice_wanted"]
+            continue
+        state = done(state)
+    assert {("morning", True), ("evening", True), ("evening", False), ("over", False)} <= seen
+    scores = {"cards": 0, "board": 0, "glowworms": 0, "companions": 1, "trails": 0}
+    state = over(2)
+    state = do(state, "end_score", player=0, score=50, **scores)
+    state = do(state, "end_score", player=1, score=50, **scores)
+    view = glow.view(state)
+    assert asks_to_enter(view) and view["reroll_tokens_needed"] == [0, 1]

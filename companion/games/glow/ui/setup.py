@@ -207,8 +207,9 @@ class GlowForm(ScrollView):
         """The colours as large buttons; one another player has is left out."""
         picker = CardPicker(title=_("Player {number}: which colour?").format(
             number=row.seat + 1), columns=4)
+        # By seat: kv hands `row` over as a weak proxy, never `is` the row itself.
         taken = {other.colour for other in self._rows[:int(self.glow_players)]
-                 if other is not row}
+                 if other.seat != row.seat}
         picker.fill([{"value": colour, "text": _(label), "detail": "",
                       "background": rgba(hex_value),
                       "text_colour": rgba(text_colour_on(hex_value)),
@@ -305,7 +306,7 @@ class GlowForm(ScrollView):
                 else label
             stepper.value = value
         count = len(self.corrections)
-        self.numbers_text = _("Unverified board numbers: as in our data") if not count else \
+        self.numbers_text = _("Unverified board numbers: none corrected") if not count else \
             _("Unverified board numbers: {count} corrected").format(count=count)
         self._show_note()
 

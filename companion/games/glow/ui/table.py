@@ -25,11 +25,12 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.screenmanager import Screen
 
-from companion.games.glow.table_words import PHASE_NAMES, PHASES, banner_lines
+from companion.games.glow.data import ROW
+from companion.games.glow.table_words import PHASE_NAMES, PHASES
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.i18n import _, ngettext
+from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     CardPicker,
@@ -138,8 +139,36 @@ class PlayerTile(BoxLayout):
     can_accept = BooleanProperty(False)
     """The app knows every category (a whole game played with it): one tap scores them."""
     winner = BooleanProperty(False)
+    compact = BooleanProperty(False)
+    """Leave out the lap and board lines: the encounter track's row needs their room (a
+    landscape screen while the morning or the evening asks for the areas)."""
     screen = ObjectProperty(None)
     """The table screen (which sends the commands)."""
+
+
+class AreaCell(BoxLayout):
+    """One area of the encounter track, as the morning and the evening ask for it: its small
+    dice with − and + while they are entered, or a button to recruit its companion (or send it
+    to the graveyard) while the morning's picks go on."""
+
+    area = NumericProperty(1)
+    """The area, 1-5 left to right."""
+    caption = StringProperty("")
+    count = NumericProperty(0)
+    """The small dice entered for it so far (not sent until the whole track is entered)."""
+    mode = StringProperty("")
+    """"dice", "pick" or "discard" (the screen's `area_mode`)."""
+    action_text = StringProperty("")
+    """The pick or discard button's words."""
+    has_companion = BooleanProperty(True)
+    """A companion still lies there."""
+    screen = ObjectProperty(None)
+
+    def step(self, amount: int) -> None:
+        self.screen.step_dice(self, amount)
+
+    def act(self) -> None:
+        self.screen.area_tapped(self.area)
 
 
 class GlowMenu(TableMenu):
@@ -229,7 +258,7 @@ class PlayerPanel(InstantPopup):
     def pick_companion(self) -> None:
         """The card list as large buttons; cards already in a row are left out."""
         picker = CardPicker(title=_("{name}: which companion?").format(name=self.name),
-                            columns=5)
+                            columns=4)
         held = {c["card"] for p in self._state["players"] for c in p["companions"]}
         colour = COMPANION_COLOUR
         picker.fill([{"value": card["id"], "text": card["name"],
@@ -281,12 +310,22 @@ class PlayerPanel(InstantPopup):
 
 
 class ScoreStepper(Stepper):
-    """An end-scoring number: − and + by one, and by ten where the numbers run high."""
+    """An end-scoring number: − and + by one, and by ten where the numbers run high. It may
+    start unknown ("?"): a game scored without the app has nothing the app could fill in, and
+    the first tap counts from 0 (− on "?" says 0 where 0 is the lowest)."""
 
     key = StringProperty("")
     """end_score's field."""
     tens = BooleanProperty(False)
     """Offers −10 and +10 too."""
+    known = BooleanProperty(True)
+    """The number is entered (or tracked); False shows "?" until the first tap."""
+
+    def step(self, amount: int) -> None:
+        if not self.known:
+            self.value = 0
+            self.known = True
+        super().step(amount)
 
 
 class ScorePanel(InstantPopup):
@@ -305,9 +344,14 @@ class ScorePanel(InstantPopup):
         self._filled = True
         player = state["players"][self.player]
         self.name = player["name"]
-        known = player["end"] or {**player["end_suggested"], "track": player["score"]}
+        # A game played with the app fills in what it tracked; scoring only knows nothing
+        # until entered, and asks for reroll tokens only when a tie needs them.
+        entered = player["end"]
+        tracked = state["mode"] != "scoring"
+        known = entered or {**player["end_suggested"], "track": player["score"]}
         values = {"track": known["track"], "reroll_tokens": player["reroll_tokens"],
                   **{key: known[key] for key in CATEGORIES}}
+        rerolls_known = player.get("reroll_tokens_known", True)
         labels = {"track": _("Score on the track"), "cards": _("Cards' values"),
                   "board": _("Camp's village") if state["board"] == "realm"
                   else _("Boats' islands"),
@@ -319,10 +363,12 @@ class ScorePanel(InstantPopup):
         box = self.ids.numbers
         box.clear_widgets()
         self._steppers: dict[str, ScoreStepper] = {}
-        for key in ("track", *CATEGORIES, "reroll_tokens"):
+        keys = ("track", *CATEGORIES, *(("reroll_tokens",) if rerolls_known else ()))
+        for key in keys:
             low, high = limits[key]
             stepper = ScoreStepper(key=key, label=labels[key], minimum=low, maximum=high,
-                                   tens=key in ("track", "cards", "board"))
+                                   tens=key in ("track", "cards", "board"),
+                                   known=tracked or entered is not None)
             stepper.value = values[key]
             stepper.bind(value=self._show_total)
             box.add_widget(stepper)
@@ -331,9 +377,19 @@ class ScorePanel(InstantPopup):
         self._show_total()
 
     def numbers(self) -> dict[str, int]:
-        return {key: int(stepper.value) for key, stepper in self._steppers.items()}
+        """The numbers entered; those still "?" are left out."""
+        return {key: int(stepper.value) for key, stepper in self._steppers.items()
+                if stepper.known}
+
+    def missing(self) -> list[str]:
+        """The words of the numbers still to enter."""
+        return [stepper.label for stepper in self._steppers.values() if not stepper.known]
 
     def _show_total(self, *_args: Any) -> None:
+        missing = self.missing()
+        if missing:
+            self.total_text = _("Still to enter: {numbers}").format(numbers=", ".join(missing))
+            return
         numbers = self.numbers()
         bonus = 10 if numbers["glowworms"] >= numbers["companions"] else 0
         total = numbers["track"] + numbers["cards"] + numbers["board"] + bonus + \
@@ -341,11 +397,59 @@ class ScorePanel(InstantPopup):
         self.total_text = end_line({**numbers, "glowworm_bonus": bonus, "total": total})
 
     def save(self) -> None:
+        missing = self.missing()
+        if missing:
+            app().notice = _("Not saved: enter {numbers} first (− on \"?\" enters 0)").format(
+                numbers=", ".join(missing))
+            return
         numbers = self.numbers()
         command = {"cmd": "end_score", "player": self.player, "score": numbers["track"],
-                   **{key: numbers[key] for key in (*CATEGORIES, "reroll_tokens")}}
+                   **{key: numbers[key] for key in (*CATEGORIES, "reroll_tokens")
+                      if key in numbers}}
         if app().send(command):
             self.dismiss()
+
+
+class TiePanel(InstantPopup):
+    """The tie-break of a game scored without the app: the reroll tokens left of the players
+    level on light shards, and only theirs; Save re-sends their end scoring with them."""
+
+    names = StringProperty("")
+    """The tied players, in words."""
+
+    def show(self, state: dict[str, Any]) -> None:
+        if getattr(self, "_filled", False) or not is_glow(state):
+            return
+        self._filled = True
+        self._state = state
+        players = state["players"]
+        needed = state.get("reroll_tokens_needed", [])
+        self.names = ", ".join(players[i]["name"] for i in needed)
+        box = self.ids.numbers
+        box.clear_widgets()
+        self._steppers: dict[int, ScoreStepper] = {}
+        for i in needed:
+            stepper = ScoreStepper(key="reroll_tokens", minimum=0, maximum=60, known=False,
+                                   label=_("{name}: reroll tokens left").format(
+                                       name=players[i]["name"]))
+            box.add_widget(stepper)
+            self._steppers[i] = stepper
+            self.ids[f"tie_{i}"] = stepper
+
+    def save(self) -> None:
+        missing = [s.label for s in self._steppers.values() if not s.known]
+        if missing:
+            app().notice = _("Not saved: enter {numbers} first (− on \"?\" enters 0)").format(
+                numbers=", ".join(missing))
+            return
+        for i, stepper in self._steppers.items():
+            end = self._state["players"][i]["end"]
+            command = {"cmd": "end_score", "player": i, "score": end["track"],
+                       "reroll_tokens": int(stepper.value),
+                       **{key: end[key] for key in CATEGORIES}}
+            if not app().send(command):
+                return
+        self.dismiss()
 
 
 def player_summary(player: dict[str, Any]) -> str:
@@ -384,6 +488,23 @@ def rerolls_text(player: dict[str, Any]) -> str:
     return usable + ("\n" + _("+{count} tomorrow").format(count=tomorrow) if tomorrow else "")
 
 
+def area_action_text(mode: str, area: dict[str, Any] | None) -> str:
+    """The pick or discard button of one area: what it does and what goes with it."""
+    if mode not in ("pick", "discard"):
+        return ""
+    if area is None or not area["companion"]:
+        return _("Area {area}: taken").format(area=area["area"]) if area else ""
+    if mode == "discard":
+        return _("Area {area}: to the graveyard").format(area=area["area"])
+    dice = area["dice"]
+    dice_text = ngettext("{count} die", "{count} dice", dice).format(count=dice) \
+        if dice is not None else _("dice not entered")
+    trails = ngettext("{count} trail", "{count} trails", area["trails"]).format(
+        count=area["trails"])
+    return _("Area {area}: recruit").format(area=area["area"]) + "\n" + dice_text + " · " + \
+        trails
+
+
 def board_text(state: dict[str, Any], player: dict[str, Any]) -> str:
     if state["board"] == "realm":
         return _("Camp: village {value}").format(value=player["camp"]) if player["camp"] \
@@ -395,35 +516,42 @@ def board_text(state: dict[str, Any], player: dict[str, Any]) -> str:
         islands=", ".join(map(str, islands)), value=player["board_value"])
 
 
-class GlowTableScreen(Screen):
-    title = StringProperty("")
-    """The board side, the day and the phase."""
+class GlowTableScreen(KitTable):
+    """The kit's title is the board side, the day and the phase; its reminders are the
+    phase's, the evening's chores numbered; its banner the start marker passing, the game's
+    end, the winner."""
+
     phase = StringProperty("")
     """The phase the game is in (what Done finishes), or "over"."""
-    prompt = StringProperty("")
-    """What to do now."""
-    reminders = StringProperty("")
-    """The rules to keep in mind in this phase, one a line (the evening's chores numbered)."""
     gate = StringProperty("")
     """The "nothing forgotten?" question Done asks in this phase ("" when it asks none)."""
-    banner = StringProperty("")
-    """The start marker passing, the game's end, the winner; empty otherwise."""
-    banner_kind = StringProperty("")
-    """"news" or "win"."""
     over = BooleanProperty(False)
     """The days are over: the end scoring."""
     scored = BooleanProperty(False)
     """Every player is scored: the result stands."""
     tie_break = StringProperty("")
     """Who a tie-break by reroll tokens put ahead, in words."""
-    can_undo = BooleanProperty(False)
-    can_redo = BooleanProperty(False)
-    done_text = StringProperty("")
-    """What the big button does now."""
+    area_mode = StringProperty("")
+    """What the encounter-track row asks for: "dice" (the small dice in each area), "pick"
+    (who recruits from which area), "discard" (two players' extra companion), "" (hidden)."""
+    dice_counted = NumericProperty(0)
+    """The small dice entered in the row so far."""
+    dice_expected = NumericProperty(0)
+    """The small dice on the table: 9, or 10 once Kaar has brought the black die."""
+    enter_dice_text = StringProperty("")
+    compact_tiles = BooleanProperty(False)
+    """The tiles leave out their lap and board lines for the encounter track's row."""
+    prompt_bold = True
+
+    @property
+    def done_text(self) -> str:
+        """What the big button says now (the kit's `action_label`)."""
+        return str(self.action_label)
 
     def on_kv_post(self, *_args: Any) -> None:
+        super().on_kv_post()
         self._state: dict[str, Any] = {}
-        self._panel: PlayerPanel | ScorePanel | None = None
+        self._panel: PlayerPanel | ScorePanel | TiePanel | None = None
         days, phases = self.ids.days, self.ids.phases
         self._days = [DayCell(text=str(day)) for day in range(1, 9)]
         for cell in self._days:
@@ -431,10 +559,11 @@ class GlowTableScreen(Screen):
         self._phases = [DayCell() for _phase in PHASES]
         for cell in self._phases:
             phases.add_widget(cell)
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        if is_glow(app().game_state):
-            self.refresh(app().game_state, [])
+        self._areas = [AreaCell(area=area, screen=self) for area in range(1, ROW + 1)]
+        """The encounter track's cells, in the row only while it asks for something."""
+        self._dice_for: tuple[int, str] | None = None
+        """The day and phase the row's dice counts were started for: kept over refreshes
+        (a score tapped meanwhile), started afresh at the next entry."""
 
     # --- what the shared screens ask of a table ---
 
@@ -460,23 +589,12 @@ class GlowTableScreen(Screen):
     def ready_text(all_ticked: bool) -> str:
         return _("All set: on to day 1") if all_ticked else _("Set up: on to day 1")
 
-    def key_pressed(self, key: int, codepoint: str | None, ctrl: bool) -> bool:
-        if ctrl and codepoint == "z":
-            self.undo()
-        elif ctrl and codepoint == "y":
-            self.redo()
-        elif not ctrl and key in (13, 32, 271):  # Enter, Space, keypad Enter
-            self.done()
-        else:
-            return False
-        return True
-
     # --- what the screen shows ---
 
-    def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
-        if not is_glow(state):
-            return  # no game, or another game's state
-        assert state is not None
+    def shows(self, state: dict[str, Any]) -> bool:
+        return is_glow(state)  # not another game's state
+
+    def show_state(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         self._state = state
         phase = state["phase"]
         self.phase = phase
@@ -495,13 +613,18 @@ class GlowTableScreen(Screen):
         self.reminders = "\n".join(f"{n}. {line}" if numbered else f"• {line}"
                                    for n, line in enumerate(lines, start=1))
         self.gate = state["gate"]["text"] if state["gate"] else ""
-        self.can_undo, self.can_redo = bool(state.get("can_undo")), bool(state.get("can_redo"))
         self.tie_break = tie_break_text(state)
-        self._show_banner(state, events)
         self._show_track(state)
         self._show_players(state)
-        self.done_text = (_("Home") if self.scored else _("Score the next player")) \
-            if self.over else (_("Done: nothing forgotten?") if self.gate else _("Done"))
+        self._show_areas(state)
+        tie = bool(state.get("reroll_tokens_needed"))
+        # Done sends the phase it means; where it asks "nothing forgotten?" first, it opens
+        # the question instead.
+        self.show_step((_("Home") if self.scored else _("Break the tie") if tie
+                        else _("Score the next player"))
+                       if self.over else (_("Done: nothing forgotten?") if self.gate
+                                          else _("Done")),
+                       None if self.over or self.gate else {"cmd": "next", "phase": phase})
         if self._panel is not None:
             self._panel.show(state)
         if any(event.get("type") == "game_started" and event.get("mode") == "scoring"
@@ -509,15 +632,6 @@ class GlowTableScreen(Screen):
             # Scoring only: nothing to set out, straight on to the scoring (after the shared
             # new-game screen has shown the checklist).
             Clock.schedule_once(lambda _dt: app().show(app().table_name()), 0)
-
-    def _show_banner(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        """The same lines as the phones' page (table_words); a refresh without a command
-        (entering, a language change) keeps the news shown."""
-        if state["outcome"] is None and not events:
-            return
-        lines = banner_lines(events, state, _)
-        self.banner_kind, self.banner = ((lines[-1]["kind"], lines[-1]["text"]) if lines
-                                         else ("", ""))
 
     def _show_track(self, state: dict[str, Any]) -> None:
         for day, cell in enumerate(self._days, start=1):
@@ -528,6 +642,99 @@ class GlowTableScreen(Screen):
             cell.text = _(PHASE_NAMES[phase])
             cell.when = "now" if position == index else ("past" if position < index
                                                           else "future")
+
+    def _show_areas(self, state: dict[str, Any]) -> None:
+        """The encounter track's row: dice steppers while the dice are asked for, the pick or
+        discard buttons while the morning's recruiting goes on, hidden otherwise."""
+        if state.get("dice_wanted"):
+            mode = "dice"
+        elif state["phase"] == "morning" and state["needs_discard"]:
+            mode = "discard"
+        elif state["phase"] == "morning" and state["picker"] is not None:
+            mode = "pick"
+        else:
+            mode = ""
+        self.dice_expected = state.get("small_dice", 0)
+        entry = (state["day"], state["phase"])
+        if mode == "dice" and self._dice_for != entry:
+            self._dice_for = entry
+            for cell in self._areas:
+                cell.count = 0
+        areas = state["areas"]
+        for cell in self._areas:
+            area = areas[cell.area - 1] if cell.area <= len(areas) else None
+            cell.mode = mode
+            cell.has_companion = bool(area and area["companion"])
+            cell.caption = _("Area {area}").format(area=cell.area)
+            cell.action_text = area_action_text(mode, area)
+        self.area_mode = mode
+        self._compact_tiles()
+        # A hidden row gives its cells back: a disabled button, even one of no height's row,
+        # still swallows the taps that land on it (the end scoring's buttons lie there).
+        box = self.ids.area_cells
+        if mode and not box.children:
+            for cell in self._areas:
+                box.add_widget(cell)
+        elif not mode and box.children:
+            box.clear_widgets()
+        self._count_dice()
+
+    def on_size(self, *_args: Any) -> None:
+        self._compact_tiles()
+
+    def _compact_tiles(self) -> None:
+        """A landscape screen has no room for both the encounter track's row and the tiles'
+        lap and board lines; a portrait one has."""
+        self.compact_tiles = bool(self.area_mode) and self.width > self.height
+        for tile in self.ids.players.children:
+            tile.compact = self.compact_tiles
+
+    def step_dice(self, cell: AreaCell, amount: int) -> None:
+        """An area's − or +: never below 0, never more dice in the row than are in play."""
+        others = sum(other.count for other in self._areas if other is not cell)
+        cell.count = max(0, min(cell.count + amount, self.dice_expected - others))
+        self._count_dice()
+
+    def _count_dice(self) -> None:
+        self.dice_counted = sum(cell.count for cell in self._areas)
+        self.enter_dice_text = _("Enter the dice\n{counted} of {expected}").format(
+            counted=self.dice_counted, expected=self.dice_expected)
+
+    def enter_dice(self) -> None:
+        """Send the row's counts: the rules check that every small die is there."""
+        app().send({"cmd": "dice", "dice": [cell.count for cell in self._areas]})
+
+    def area_tapped(self, area: int) -> None:
+        """Pick: the player whose turn it is recruits from `area`, naming the companion if
+        they like; discard: the start player's extra companion goes to the graveyard."""
+        state = self._state
+        if self.area_mode == "discard":
+            app().send({"cmd": "discard", "area": area})
+            return
+        picker = state.get("picker")
+        if self.area_mode != "pick" or picker is None:
+            return
+        chooser = CardPicker(title=_("{name} recruits from area {area}: which companion?")
+                             .format(name=state["players"][picker]["name"], area=area),
+                             columns=4)
+        colour = COMPANION_COLOUR
+        unnamed = {"value": "", "text": _("Not named"), "detail": _("add it later"),
+                   "background": app().colours["button"],
+                   "text_colour": app().colours["button_text"]}
+        chooser.fill([unnamed, *({"value": card["id"], "text": card["name"],
+                                  "detail": companion_detail(card), "background": rgba(colour),
+                                  "text_colour": rgba(text_colour_on(colour))}
+                                 for card in app().catalogue_of("glow")["companions"])])
+        chooser.offer({c["card"] for p in state["players"] for c in p["companions"]})
+
+        def recruit(card: str) -> None:
+            command: dict[str, Any] = {"cmd": "pick", "player": picker, "area": area}
+            if card:
+                command["card"] = card
+            app().send(command)
+
+        chooser.when_picked = recruit
+        chooser.open()
 
     def _show_players(self, state: dict[str, Any]) -> None:
         box = self.ids.players
@@ -562,14 +769,19 @@ class GlowTableScreen(Screen):
                 tile.end_text = _("not scored yet")
             rank = ranks.get(i)
             tile.winner = rank == 1
-            tile.rank_text = (ngettext("Rank {rank} · {count} reroll token left",
-                                       "Rank {rank} · {count} reroll tokens left",
-                                       player["reroll_tokens"]).format(
-                rank=rank, count=player["reroll_tokens"]) if rank is not None else "")
+            if rank is None:
+                tile.rank_text = ""
+            elif not player.get("reroll_tokens_known", True):
+                tile.rank_text = _("Rank {rank}").format(rank=rank)
+            else:
+                tile.rank_text = ngettext("Rank {rank} · {count} reroll token left",
+                                          "Rank {rank} · {count} reroll tokens left",
+                                          player["reroll_tokens"]).format(
+                    rank=rank, count=player["reroll_tokens"])
 
     # --- what the players do ---
 
-    def done(self) -> None:
+    def step_action(self) -> None:
         """The big button: finish the phase (asking "nothing forgotten?" where the rules do);
         once the days are over, the next player's scoring; once all are scored, Home."""
         if self.over:
@@ -579,6 +791,8 @@ class GlowTableScreen(Screen):
             unscored = [i for i, p in enumerate(self._state["players"]) if p["end"] is None]
             if unscored:
                 self.open_scoring(unscored[0])
+            elif self._state.get("reroll_tokens_needed"):
+                self.open_tie_break()
             return
         if self.gate:
             phase = self.phase
@@ -586,12 +800,11 @@ class GlowTableScreen(Screen):
                          when_confirmed=lambda: app().send(
                              {"cmd": "next", "phase": phase, "confirm": True})).open()
             return
-        app().send({"cmd": "next", "phase": self.phase})
+        super().step_action()
 
-    def act(self) -> None:
-        """A "done" command tag laid on the reader: what the big button does (the name every
-        game's table screen answers to)."""
-        self.done()
+    def done(self) -> None:
+        """The big button, through the kit's guard (the name this table had before the kit)."""
+        self.act()
 
     def change(self, what: str, player: int, amount: int) -> None:
         """A tile's − or +: the score or the reroll tokens."""
@@ -609,7 +822,7 @@ class GlowTableScreen(Screen):
         picker = self._state["picker"]
         if picker is None:
             return
-        chooser = CardPicker(title=app().read_message, columns=5)
+        chooser = CardPicker(title=app().read_message, columns=4)
         colour = app().colours["button"]
         chooser.fill([{"value": str(area["area"]),
                        "text": _("Area {area}").format(area=area["area"]), "detail": "",
@@ -618,12 +831,6 @@ class GlowTableScreen(Screen):
         chooser.when_picked = lambda area: app().send(
             {"cmd": "pick", "player": picker, "area": int(area), "card": card})
         chooser.open()
-
-    def undo(self) -> None:
-        app().send({"cmd": "undo"})
-
-    def redo(self) -> None:
-        app().send({"cmd": "redo"})
 
     def open_menu(self) -> None:
         GlowMenu().open()
@@ -639,7 +846,10 @@ class GlowTableScreen(Screen):
     def open_scoring(self, player: int) -> None:
         self._open_panel(ScorePanel(player=player))
 
-    def _open_panel(self, panel: PlayerPanel | ScorePanel) -> None:
+    def open_tie_break(self) -> None:
+        self._open_panel(TiePanel())
+
+    def _open_panel(self, panel: PlayerPanel | ScorePanel | TiePanel) -> None:
         panel.show(self._state)
         panel.bind(on_dismiss=self._panel_closed)
         self._panel = panel

@@ -218,7 +218,7 @@ class LeviathanForm(ScrollView):
                 else label
             stepper.value = value
         count = len(self.corrections)
-        self.numbers_text = _("Unverified numbers: as in our data") if not count else \
+        self.numbers_text = _("Unverified numbers: none corrected") if not count else \
             _("Unverified numbers: {count} corrected").format(count=count)
         self.note = i18n.ngettext("{count} number corrected", "{count} numbers corrected",
                                   count).format(count=count) if count else ""

@@ -22,15 +22,14 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.games.leviathan_wilds.data import THREATS_PER_LEVIATHAN, threat_card_id
 from companion.games.leviathan_wilds.table_words import (
     DIFFICULTY_NAMES,
     STEP_NAMES,
-    state_banner,
 )
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, _
+from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker, InstantPopup, TableMenu, reuse_rows
 
@@ -313,29 +312,18 @@ class CrystalsPanel(InstantPopup):
         app().send({"cmd": "counter", "counter": name, "amount": amount})
 
 
-class LeviathanTableScreen(Screen):
-    title = StringProperty("")
-    """The leviathan, the round and the step."""
+class LeviathanTableScreen(KitTable):
+    """The kit's title is the leviathan, the round and the step; its banner says Last Chance,
+    or the game's end with its reason, and the news of the last command."""
+
     step = StringProperty("")
     """The step the game is in (what Done finishes): reveal, activate, resolve, draw, over."""
-    prompt = StringProperty("")
-    """What to do now."""
-    reminders = StringProperty("")
-    """The rules to keep in mind in this step, one a line."""
     wrath = StringProperty("")
     """The wrath marker's space and how many threats it turns wild."""
     crystals = StringProperty("")
     """The crystals left, with their dice."""
-    banner = StringProperty("")
-    """Last Chance, or the game's end with its reason; empty otherwise."""
-    banner_kind = StringProperty("")
-    """"last_chance", "win" or "loss"."""
     over = BooleanProperty(False)
     """The game has ended."""
-    can_undo = BooleanProperty(False)
-    """There is a command to undo."""
-    can_redo = BooleanProperty(False)
-    """There is an undone command to redo."""
     selected = NumericProperty(0)
     """The guardian the quick buttons act on (the active one unless another is tapped)."""
     selected_name = StringProperty("")
@@ -354,14 +342,13 @@ class LeviathanTableScreen(Screen):
     step_buttons = BooleanProperty(False)
     """The step has buttons of its own (the row above the prompt is shown)."""
 
+    prompt_bold = True
+
     def on_kv_post(self, *_args: Any) -> None:
+        super().on_kv_post()
         self._active = -1
         self._state: dict[str, Any] = {}
         self._panel: GuardianPanel | CrystalsPanel | None = None
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        if app().game_state:
-            self.refresh(app().game_state, [])
 
     # --- what the screen shows ---
 
@@ -374,15 +361,20 @@ class LeviathanTableScreen(Screen):
                            _(DIFFICULTY_NAMES.get(state["difficulty"], state["difficulty"])),
                            players])
 
-    def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
-        if not state or "threat_row" not in state:
-            return  # no game, or another game's state
+    def shows(self, state: dict[str, Any]) -> bool:
+        return "threat_row" in state  # not another game's state
+
+    def show_state(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         self._state = state
         leviathan = state["leviathan"]
         self.step = state["step"]
-        self.title = _("{leviathan} · round {round} · step {step}").format(
-            leviathan=_(leviathan["name"]), round=state["round"],
-            step=_(STEP_NAMES.get(state["step"], state["step"])))
+        if state["outcome"] is not None or state["step"] == "over":
+            self.title = _("{leviathan} · round {round} · game over").format(
+                leviathan=_(leviathan["name"]), round=state["round"])
+        else:
+            self.title = _("{leviathan} · round {round} · step {step}").format(
+                leviathan=_(leviathan["name"]), round=state["round"],
+                step=_(STEP_NAMES.get(state["step"], state["step"])))
         self.prompt = state["prompt"]["text"]
         self.reminders = "\n".join(f"• {reminder['text']}" for reminder in state["reminders"])
         track = state["wrath_track"]
@@ -390,7 +382,6 @@ class LeviathanTableScreen(Screen):
             position=track["position"], last=len(track["wild_counts"]) - 1,
             wild=track["wild_now"])
         self.crystals = self._crystals_text(state)
-        self.can_undo, self.can_redo = bool(state.get("can_undo")), bool(state.get("can_redo"))
         self._show_banner(state)
         self._show_threats(state)
         if state["active"] != self._active:  # a new turn: the quick buttons follow it
@@ -433,8 +424,11 @@ class LeviathanTableScreen(Screen):
             count=state["crystals_left"], crystals=", ".join(shown) or "-")
 
     def _show_banner(self, state: dict[str, Any]) -> None:
+        """The banner's lines are the kit's (the game's `banner`); the step button follows the
+        game's end: Done, then Home."""
         self.over = state["outcome"] is not None
-        self.banner_kind, self.banner = state_banner(state, _, ngettext) or ("", "")
+        self.show_step(_("Home") if self.over else _("Done"),
+                       None if self.over else {"cmd": "next", "step": state["step"]})
 
     def _show_threats(self, state: dict[str, Any]) -> None:
         row = self.ids.threats
@@ -490,17 +484,16 @@ class LeviathanTableScreen(Screen):
 
     # --- what the players do ---
 
-    def done(self) -> None:
-        """The big button: finish the step (or, once the game is over, go home)."""
+    def step_action(self) -> None:
+        """The big button: finish the step it means (or, once the game is over, go home)."""
         if self.over:
             app().show("home")
             return
-        app().send({"cmd": "next", "step": self.step})
+        super().step_action()
 
-    def act(self) -> None:
-        """A "done" command tag laid on the reader: what the big button does (the name every
-        game's table screen answers to)."""
-        self.done()
+    def done(self) -> None:
+        """The big button, through the kit's guard (the name this table had before the kit)."""
+        self.act()
 
     def wild(self) -> None:
         app().send({"cmd": "wild", "count": 1})
@@ -508,12 +501,6 @@ class LeviathanTableScreen(Screen):
     def change(self, what: str, amount: int) -> None:
         """Health or corruption of the chosen guardian, up or down."""
         app().send({"cmd": what, "guardian": self.selected, "amount": amount})
-
-    def undo(self) -> None:
-        app().send({"cmd": "undo"})
-
-    def redo(self) -> None:
-        app().send({"cmd": "redo"})
 
     def open_menu(self) -> None:
         LeviathanMenu().open()

@@ -132,6 +132,9 @@ class Glance:
     """"healthy", "still_healthy" or "blighted"."""
     blight_side_label: str
     """The side in a word or two, in the players' language."""
+    blight_card_name: str
+    """The blight card's name once its back is face up ("" while the Healthy Island side shows,
+    as on the table), so it stays in sight after the flip's banner has gone."""
     blight_warning: bool
     """At most one player's worth of blight is left on the card."""
     deck_count: int
@@ -256,6 +259,7 @@ def table_view(state: dict[str, Any]) -> TableView:
         blight_side=blight["side"],
         blight_side_label=_(BLIGHT_SIDE_LABELS.get(blight["side"], blight["side"])),
         blight_warning=blight["on_card"] <= state["players"],
+        blight_card_name=(blight.get("name") or "") if blight["side"] != "healthy" else "",
         deck_count=invader["deck_count"],
         deck_runs=stage_runs(invader["deck_stages"]),
         discard_count=len(discard),

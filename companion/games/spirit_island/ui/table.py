@@ -22,31 +22,26 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
-from kivy.uix.screenmanager import Screen
 
 from companion import i18n
 from companion.i18n import N_, _
-from companion.ui import screens
+from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
     CardPicker,
     DetailsPopup,
-    GrowLabel,
     TableMenu,
     ask_then,
-    reuse_rows,
 )
 
+from ..definition import SPIRIT_ISLAND
 from . import presenter
 from .presenter import ROMAN, TableView
 from .widgets import FearCardPicker
 
 BLIGHT_SIDE_KEYS = ("healthy", "still_healthy", "blighted")
 """The sides the theme has a colour for."""
-
-DONE_KEYS = (32, 13, 271)
-"""Space, Enter and the keypad's Enter: the big button."""
 
 MODE_NAMES = {"beginner": N_("beginner game"), "advanced": N_("advanced game")}
 DECK_NAMES = {"virtual": N_("virtual deck"), "physical": N_("physical deck")}
@@ -56,18 +51,10 @@ def app() -> Any:
     return App.get_running_app()
 
 
-def now() -> float:
-    """The shared screens' clock for the tap rules (tests replace `screens.now`)."""
-    return screens.now()
+class TableScreen(KitTable):
+    """The kit's `prompt` carries the fear card's effect in the fear step; its `reminders` are
+    the adversary's, scenario's or blight card's for this step."""
 
-
-class TableScreen(Screen):
-    title = StringProperty("")
-    """Round, phase and step."""
-    prompt = StringProperty("")
-    """What to do in this step (with the fear card's effect in the fear step)."""
-    reminders = StringProperty("")
-    """The adversary's, scenario's or blight card's reminders for this step."""
     high_immigration_cards = ListProperty([])
     """CardFaces on England's High Immigration space."""
     ravage_cards = ListProperty([])
@@ -96,8 +83,6 @@ class TableScreen(Screen):
     """The blight card's side."""
     blight_counts = StringProperty("")
     """Blight on the card and on the island."""
-    action_label = StringProperty("Done")
-    """What the big button does."""
     physical = BooleanProperty(False)
     """Physical deck: the reveal control is shown."""
     can_reveal = BooleanProperty(False)
@@ -106,24 +91,14 @@ class TableScreen(Screen):
     """The fear step with earned cards waiting."""
     rituals = BooleanProperty(False)
     """Rituals of Terror: a ritual control is shown."""
-    can_undo = BooleanProperty(False)
-    """Something can be undone."""
     game_over = BooleanProperty(False)
     """The game has ended: the quick controls rest."""
-    can_redo = BooleanProperty(False)
-    """Something can be redone."""
-    banner = StringProperty("")
-    """Announcements of this step, until dismissed (one line per kind)."""
-    banner_height = NumericProperty(0)
-    """The banner's height: its lines' natural height, up to half the prompt's column."""
     timer = StringProperty("")
     """The Spirit-phase timer, when it is on and the Spirit phase runs."""
     timer_over = BooleanProperty(False)
     """The Spirit phase ran past its limit."""
     view = ObjectProperty(None, allownone=True)
     """The last TableView shown."""
-    glance = NumericProperty(1.0)
-    """How much larger than on the 800x480 panel the board is drawn (its type and shapes)."""
     figure = NumericProperty(54)
     """The height of the board's numbers' row: 54 px at 800x480, scaled with `glance`."""
     label = NumericProperty(15)
@@ -149,6 +124,8 @@ class TableScreen(Screen):
     """The blight card's side: healthy, still_healthy or blighted (it picks the tile's colour)."""
     blight_side_label = StringProperty("")
     """The side in a word or two."""
+    blight_card_name = StringProperty("")
+    """The flipped blight card's name ("" before it flips)."""
     blight_warning = BooleanProperty(False)
     """At most one player's worth of blight is left on the card."""
     deck_count = NumericProperty(0)
@@ -158,35 +135,35 @@ class TableScreen(Screen):
     discard_count = NumericProperty(0)
     """Cards in the invader discard."""
 
-    settle_seconds = 0.5
-    """A tap on the big button this soon after the step changed was meant for the step before
-    (a double tap, a bouncing touch): it must not finish the step just begun, unread."""
-
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._step: tuple[Any, ...] | None = None
-        self._button_meaning: tuple[Any, ...] | None = None
-        """(round, phase, step), action kind and label: what the big button means now."""
-        self._meant_before: tuple[Any, ...] | None = None
-        self._button_changed_at = -1e9
-        self._game: int | None = None
-        self._banners: dict[str, presenter.Announcement] = {}
-        self._banner_lines: list[BannerLine] = []
-        """The banner's line widgets, refilled on every command (one a kind at most)."""
-        self._announced: list[list[presenter.Announcement]] = []
-        """What each command this screen carried out announced, oldest first (undo's order)."""
-        self._taken_back: list[list[presenter.Announcement]] = []
-        """What the commands undone announced, for redo."""
+        self._spirit_step: tuple[Any, ...] | None = None
         self._spirit_started: float | None = None
         self._auto_picker: tuple[Any, ...] | None = None
         self._fear_picker: FearCardPicker | None = None
         self._fear_picker_language = ""
         self._over = False
         """The game was over when last shown."""
+        self._ticker: Any = None
+        """The Spirit-phase timer's clock: it ticks only while this table is on the screen,
+        so nothing of Spirit Island runs while another game is played."""
+
+    def on_enter(self, *_args: Any) -> None:
+        self.stop_timer()
         self._ticker = Clock.schedule_interval(self._tick, 1)
 
+    def on_leave(self, *_args: Any) -> None:
+        self.stop_timer()
+
     def stop_timer(self) -> None:
-        self._ticker.cancel()
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    @staticmethod
+    def setting(key: str) -> Any:
+        """One of Spirit Island's settings as it acts now (off while another game is played)."""
+        return app().game_setting(SPIRIT_ISLAND.id, f"companion/{key}")
 
     # --- what the shared screens ask of a game's table ---
 
@@ -231,19 +208,11 @@ class TableScreen(Screen):
         return " · ".join(parts)
 
     def key_pressed(self, key: int, codepoint: str | None, ctrl: bool) -> bool:
-        """A key on a keyboard at the table: Ctrl+Z undo, Ctrl+Y redo, F one fear, Space or
-        Enter the big button. False for any other key."""
-        if ctrl and codepoint == "z":
-            app().send({"cmd": "undo"})
-        elif ctrl and codepoint == "y":
-            app().send({"cmd": "redo"})
-        elif not ctrl and codepoint == "f":
+        """The kit's keys (Ctrl+Z, Ctrl+Y, Space and Enter), and F for one fear."""
+        if not ctrl and codepoint == "f":
             app().send({"cmd": "fear", "amount": 1})
-        elif key in DONE_KEYS:
-            self.act()
-        else:
-            return False
-        return True
+            return True
+        return super().key_pressed(key, codepoint, ctrl)
 
     def warm_up(self) -> Callable[[], None] | None:
         """Build the fear-card picker and lay out its rows once, unseen (a list lays out its
@@ -261,94 +230,29 @@ class TableScreen(Screen):
 
         return put_away
 
-    def on_kv_post(self, *_args: Any) -> None:
-        app().bind(text_scale=self.on_size)
-
     def on_size(self, *_args: Any) -> None:
-        # The panel's own proportions in either orientation: 1280x720 and 720x1280 both 1.5.
-        long_side, short_side = max(self.size), min(self.size)
-        self.glance = max(1.0, min(long_side / dp(800), short_side / dp(480)))
+        super().on_size()
         self.figure = dp(54) * self.glance
         text_scale = app().text_scale if app() else 1.0
         self.label = sp(15) * min(text_scale, 1.2) * self.glance
 
-    def on_pre_enter(self, *_args: Any) -> None:
-        self.refresh(app().game_state, [])
+    def shows(self, state: dict[str, Any]) -> bool:
+        return "invader" in state  # not another game's state
 
-    def refresh(self, state: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
-        """Show `state`; `events` are what the command just carried out announced ([] when
-        the screen is only shown again)."""
-        if not state:
-            return
+    def show_state(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         was_over, self._over = self._over, state["phase"] == "over"
         view = presenter.table_view(state)
         self.view = view
-        if state.get("game") != self._game:  # another game: its news and history are its own
-            self._game, self._announced, self._taken_back = state.get("game"), [], []
         step = (state["round"], state["phase"], state["step"])
-        meaning = (step, view.action.kind, view.action.label)
-        if meaning != self._button_meaning:
-            # The big button now does something else: a tap in the next moment was meant
-            # for what it did before.
-            self._meant_before, self._button_meaning = self._button_meaning, meaning
-            self._button_changed_at = now()
-        if step != self._step:
-            self._banners = {}
-            if state["phase"] == "spirit" and (self._step is None or self._step[1] != "spirit"):
+        if step != self._spirit_step:
+            if state["phase"] == "spirit" and (self._spirit_step is None
+                                               or self._spirit_step[1] != "spirit"):
                 self._spirit_started = time.monotonic()
-            self._step = step
-        if events:
-            self._announce(events, state)
-        elif not self._banners and self.banner:
-            self._show_banners()
+            self._spirit_step = step
         self._show(view, state)
         if events and self._over and not was_over and self.manager \
                 and self.manager.current == self.name:
             app().show("end")  # the command ended the game: on to the score
-
-    def _announce(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
-        """Banners: one line per kind; an undo takes back the lines its command announced and
-        says what it took back, a redo brings them again."""
-        undo = next((line for line in map(presenter.undo_line, events) if line), None)
-        if undo is None:
-            lines = presenter.announce(events, state)
-            self._announced = [*self._announced[-(HISTORY_KEPT - 1):], lines]
-            self._taken_back = []
-        elif events[0]["type"] == "undone":
-            lines = []
-            taken = self._announced.pop() if self._announced else []
-            self._taken_back.append(taken)
-            for line in taken:
-                if self._banners.get(line.kind) == line:
-                    del self._banners[line.kind]
-        else:
-            lines = self._taken_back.pop() if self._taken_back else []
-            self._announced.append(lines)
-        for line in [*lines, *([undo] if undo else [])]:
-            self._banners.pop(line.kind, None)  # the newest line of a kind goes last
-            self._banners[line.kind] = line
-        self._show_banners()
-
-    def _show_banners(self) -> None:
-        lines = list(self._banners.values())
-        shown = reuse_rows(self.ids.banner_rows, self._banner_lines, len(lines),
-                           lambda _index: BannerLine())
-        for widget, line in zip(shown, lines, strict=True):
-            widget.text, widget.kind, widget.scale = line.text, line.kind, self.glance
-        self.banner = "\n".join(line.text for line in self._banners.values())
-        self._fit_banners()
-
-    def _fit_banners(self, *_args: Any) -> None:
-        """The banner grows with its lines up to BANNER_SHARE of the column; past that its
-        lines scroll (they are never shrunk or cut off)."""
-        if "banner_rows" not in self.ids or "prompt_column" not in self.ids:
-            return  # still being built
-        rows = self.ids.banner_rows
-        if not rows.children:
-            self.banner_height = 0
-            return
-        room = max(self.ids.prompt_column.height * BANNER_SHARE, 60)
-        self.banner_height = min(rows.height + 2 * self.ids.banner.padding[1], room)
 
     def _show(self, view: TableView, state: dict[str, Any]) -> None:
         self.title = view.title
@@ -385,18 +289,19 @@ class TableScreen(Screen):
         self.blight_side_key = glance.blight_side if glance.blight_side in BLIGHT_SIDE_KEYS \
             else "healthy"
         self.blight_side_label = glance.blight_side_label
+        self.blight_card_name = glance.blight_card_name
         self.blight_warning = glance.blight_warning
         self.deck_count = glance.deck_count
         self.deck_runs = list(glance.deck_runs)
         self.discard_count = glance.discard_count
-        self.action_label = view.action.label
+        self.show_step(view.action.label,
+                       {"cmd": "next", "step": state["step"]} if view.action.kind == "next"
+                       else None, view.action.kind)
         self.physical = view.physical
         self.can_reveal = view.can_reveal
         self.can_resolve_fear = view.can_resolve_fear
         self.rituals = view.rituals
         self.game_over = state["phase"] == "over"
-        self.can_undo = bool(state.get("can_undo"))
-        self.can_redo = bool(state.get("can_redo"))
         self._tick()
         # A card to name opens its picker by itself once per step; the button reopens it.
         if view.action.kind in ("reveal", "next_blight_card") and self.manager \
@@ -408,13 +313,13 @@ class TableScreen(Screen):
                 Clock.schedule_once(lambda *_: self.act(tapped=False), 0)
 
     def _tick(self, *_args: Any) -> None:
-        state = app().game_state if app() else None
-        if not (app() and app().spirit_timer and state and state["phase"] == "spirit"
-                and self._spirit_started is not None):
+        # The setting is off unless Spirit Island is played: only then is the state its own.
+        state = app().game_state if app() and self.setting("spirit_timer") else None
+        if not (state and state.get("phase") == "spirit" and self._spirit_started is not None):
             self.timer, self.timer_over = "", False
             return
         elapsed = int(time.monotonic() - self._spirit_started)
-        limit = app().spirit_timer_limit * 60
+        limit = int(self.setting("spirit_timer_limit")) * 60
         clock = f"{elapsed // 60}:{elapsed % 60:02d}"
         if limit:
             self.timer = _("Spirit phase {time} of {limit}").format(
@@ -425,25 +330,12 @@ class TableScreen(Screen):
 
     # --- taps ---
 
-    def too_soon(self) -> bool:
-        """The big button changed its meaning less than `settle_seconds` ago."""
-        return (self._meant_before is not None
-                and now() - self._button_changed_at < self.settle_seconds)
-
-    def act(self, tapped: bool = True) -> None:
-        """The big button: finish the step, or ask for what the step still needs. A tap too
-        soon after the button changed was meant for what it did before (a double tap, a
-        bouncing touch): it finishes nothing (`tapped` False: the app opens a picker)."""
+    def step_action(self) -> None:
+        """The big button: finish the step, or ask for what the step still needs (the kit
+        has already set aside a tap meant for what the button did before)."""
         if not self.view:
             return
         state = app().game_state
-        if tapped and self.too_soon():
-            assert self._meant_before is not None
-            (_, _, step), kind, _ = self._meant_before
-            if kind == "next" and step != state["step"]:
-                # Sent as meant, with its step: the driver refuses it and nothing changes.
-                app().send({"cmd": "next", "step": step}, quiet=True)
-            return
         kind = self.view.action.kind
         step = state["step"]
         if kind == "reveal":
@@ -468,13 +360,9 @@ class TableScreen(Screen):
     @staticmethod
     def spirit_as_one_step(state: dict[str, Any]) -> bool:
         """The table takes the Spirit phase as one step (a setting) and it is under way."""
-        return bool(app().spirit_one_step and state.get("phase") == "spirit"
+        return bool(TableScreen.setting("spirit_one_step") and state.get("phase") == "spirit"
                     and state.get("step") in presenter.SPIRIT_STEPS
                     and not state["invader"]["awaiting_reveal"])
-
-    def dismiss_banner(self) -> None:
-        self._banners = {}
-        self._show_banners()
 
     def pick_invader_card(self) -> None:
         state = app().game_state
@@ -545,22 +433,6 @@ class TableScreen(Screen):
         lines = {"fear": glance.fear_details, "blight": glance.blight_details,
                  "deck": glance.deck_details}[panel]
         DetailsPopup(title=titles[panel], text="\n\n".join(lines)).open()
-
-
-BANNER_SHARE = 0.38
-"""The most of the prompt's column the banner takes: the prompt and reminders keep the rest."""
-
-HISTORY_KEPT = 500
-"""Commands whose banner lines an undo can still take back."""
-
-
-class BannerLine(GrowLabel):
-    """One line of news on the table's banner."""
-
-    kind = StringProperty("")
-    """The kind of news (an event type, or "undo")."""
-    scale = NumericProperty(1.0)
-    """The table's scale with the window (its `glance`)."""
 
 
 class GameMenu(TableMenu):

@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.properties import (
+    BooleanProperty,
     ListProperty,
     NumericProperty,
     ObjectProperty,
@@ -26,6 +27,7 @@ from kivy.uix.widget import Widget
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
+    FitLabel,
     FitText,
     InstantPopup,
     folded,
@@ -84,8 +86,28 @@ class CardTile(BoxLayout):
                 chip.scale = self.scale
 
 
+class SlotTitle(FitLabel):
+    """A space's name over its cards: it shrinks to fit as a FitLabel does, then to the size
+    of the board's most shrunk name (`shared_size`), so that the names read as one row."""
+
+    fitted_size = NumericProperty(0)
+    """The font size this name alone fits at (0 before its first fit)."""
+    shared_size = NumericProperty(0)
+    """The smallest fitted size of the names shown beside it (0: none known yet)."""
+
+    def _fit(self, *args: Any) -> None:
+        super()._fit(*args)
+        self.fitted_size = self.font_size
+        self.on_shared_size()
+
+    def on_shared_size(self, *_: Any) -> None:
+        if self.fitted_size:
+            self.font_size = min(self.fitted_size, self.shared_size or self.fitted_size)
+
+
 class SlotColumn(BoxLayout):
-    """One space of the invader board (Ravage, Build, …) with the cards lying on it."""
+    """One space of the invader board (Ravage, Build, …) with the cards lying on it; the names
+    of the spaces shown side by side share one font size."""
 
     title = StringProperty("")
     """The space's name."""
@@ -101,6 +123,16 @@ class SlotColumn(BoxLayout):
         """The card widgets, refilled when the cards move (most Done taps, Undo, Redo)."""
         self.bind(faces=self._show)
         self._show()
+        self.ids.title.bind(fitted_size=self._level_titles)
+        self.bind(opacity=self._level_titles)
+
+    def _level_titles(self, *_: Any) -> None:
+        columns = [column for column in self.parent.children if isinstance(column, SlotColumn)
+                   and "title" in column.ids] if self.parent is not None else [self]
+        shared = min((column.ids.title.fitted_size for column in columns
+                      if column.opacity > 0 and column.ids.title.fitted_size), default=0)
+        for column in columns:
+            column.ids.title.shared_size = shared
 
     def _show(self, *_: Any) -> None:
         faces = self.faces or [None]
@@ -268,12 +300,14 @@ class DeckPips(BoxLayout):
 class FearCardPicker(InstantPopup):
     """Names the fear card turned over: the cards of the expansions in play, a search by
     letters (on its own keys, or a keyboard), and "resolve without naming it" always in view
-    (Space or Enter picks it). Built once; opening it only hands the list new data."""
+    (a keyboard's Space or Enter picks it). Built once; opening it only hands the list new data."""
 
     query = StringProperty("")
     """The letters typed so far."""
     when_picked = ObjectProperty(None)
     """Called with the chosen card's id, or "" for resolving it without a name."""
+    nothing_found = BooleanProperty(False)
+    """Letters are typed and no card matches them."""
     columns = NumericProperty(3)
     """How many cards in a row (landscape)."""
 
@@ -318,6 +352,7 @@ class FearCardPicker(InstantPopup):
             and (not query or any(word.startswith(query) for word in card["key"].split())
                  or query in card["key"])
         ]
+        self.nothing_found = bool(query) and not self.ids.cards.data
         self.ids.cards.scroll_y = 1  # the list starts at its top, whatever was shown before
 
     def shown(self) -> list[str]:

@@ -1,0 +1,116 @@
+"""Pickers by touch: a long list has a search typed on the on-screen keys and says when nothing
+matches; the likeliest choice is pinned above the list; no card's detail is cut off."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Harness
+from .soak import start_a_game
+
+pytestmark = pytest.mark.ui
+
+
+@pytest.fixture(params=[(800, 480), (720, 1280)], ids=["800x480", "720x1280"])
+def app_at(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Harness]:
+    harness = Harness(tmp_path / "games.db", request.param)
+    try:
+        yield harness
+    finally:
+        harness.close()
+
+
+def companion_picker(ui: Harness) -> Any:
+    start_a_game(ui, "glow")
+    ui.tap(list(reversed(ui.screen.ids.players.children))[0].ids.name)
+    ui.tap(ui.popup().ids.add_companion)
+    picker = ui.popup()
+    assert "companion" in picker.title
+    return picker
+
+
+def full_detail_height(button: Any) -> float:
+    """The height the detail takes wrapped at the button's width, every line of it."""
+    from kivy.core.text import Label as CoreLabel
+
+    label = button.ids.detail
+    core = CoreLabel(text=button.detail, font_size=label.font_size,
+                     text_size=(label.width, None), halign="center")
+    core.refresh()
+    return float(core.texture.size[1])
+
+
+def test_a_long_picker_searches_on_the_keys_and_says_when_nothing_is_found(
+        app_at: Harness) -> None:
+    ui = app_at
+    picker = companion_picker(ui)
+    everything = picker.shown()
+    assert picker.searchable and len(everything) > 20
+    assert picker.ids.nothing_found.opacity == 0
+    ui.tap(picker.ids.search)
+    assert ui.keys().target == picker.ids.search and not ui.keys().covers(picker.ids.search)
+    ui.type_on_keys("briki")
+    assert picker.shown() == ["glow-A11", "glow-A12", "glow-B01"]  # two Brikis and Brikix
+    ui.tap(ui.key("Clear"))
+    assert picker.shown() == everything
+    ui.type_on_keys("qqx")
+    assert picker.shown() == [] and picker.nothing_found
+    assert picker.ids.nothing_found.opacity == 1 and "qqx" in picker.ids.nothing_found.text
+    ui.tap(ui.key("Del"))
+    ui.tap(ui.key("Del"))
+    ui.tap(ui.key("Del"))
+    ui.type_on_keys("a11")  # the number printed on the card
+    assert picker.shown() == ["glow-A11"]
+    ui.tap(ui.key("Done"))
+    ui.pick("glow-A11")
+    assert ui.state["players"][0]["companions"][0]["card"] == "glow-A11"
+
+
+def test_no_detail_of_a_card_in_a_picker_is_cut_off(app_at: Harness) -> None:
+    ui = app_at
+    picker = companion_picker(ui)
+    buttons = list(picker.ids.grid.children)
+    assert buttons and all(button.detail for button in buttons)
+    for button in buttons:
+        ui.scroll_into_view(button)
+        label = button.ids.detail
+        assert not label.shorten
+        assert label.height + 1 >= full_detail_height(button), \
+            f"{button.text}: {button.detail!r} is cut"
+        assert button.height + 1 >= button.natural_height
+
+
+def test_the_likeliest_choice_is_pinned_above_a_short_list_without_search(ui: Harness) -> None:
+    ui.tap_id("new_game")
+    ui.tap_id("game_glow")
+    row = ui.screen.form("glow")._rows[0]
+    ui.tap(row.ids.colour)
+    picker = ui.popup()
+    assert not picker.searchable and picker.ids.search.height == 0
+    assert picker.shown()[0] == row.colour == picker.pinned_value
+    pinned = picker.ids.pinned.children[0]
+    assert pinned.highlight and pinned.value not in [b.value for b in picker.ids.grid.children]
+    scroll = picker.ids.grid.parent
+    assert pinned.to_window(*pinned.pos)[1] >= scroll.to_window(scroll.x, scroll.top)[1]
+    ui.pick(row.colour)
+    assert ui.popup() is None
+
+
+def test_the_fear_card_picker_says_when_no_card_has_the_letters_typed(ui: Harness) -> None:
+    from .test_table_traps import _to_the_fear_step_with_one_card
+
+    _to_the_fear_step_with_one_card(ui)
+    ui.tap_id("done")
+    picker = ui.popup()
+    assert picker.ids.nothing_found.opacity == 0
+    for letter in "QXZ":
+        ui.tap(next(key for key in picker.ids.letters.children if key.text == letter))
+    assert picker.shown() == [] and picker.ids.nothing_found.opacity == 1
+    assert "QXZ" in picker.ids.nothing_found.text
+    assert "Space" not in picker.ids.unnamed.detail  # no keyboard's keys named on a touchscreen
+    ui.tap(picker.ids.unnamed)  # the default still there, above
+    assert ui.popup() is None and ui.state["fear"]["resolved"] == 1
