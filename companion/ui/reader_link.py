@@ -38,7 +38,8 @@ def line_pattern_problem(pattern: str) -> str | None:
         compiled = re.compile(pattern.strip())
     except re.error:
         return _("The app cannot read this pattern: a bracket or a sign in it is out of "
-                 "place. Compare it with the example, or leave it empty for the usual formats.")
+                 "place. Compare it with the example UID:([0-9A-F]+), or leave it empty for "
+                 "the usual formats.")
     if compiled.groups < 1:
         return _("The pattern needs round brackets around the card number, for example "
                  "UID:([0-9A-F]+).")
@@ -87,13 +88,15 @@ class ReaderLink:
         problem = line_pattern_problem(line_pattern)
         if problem is not None:  # a hand-edited companion.ini: said as the settings screen says it
             self.show_status(N_("Card reader: {problem}"), problem=problem)
-            self.show_notice(_("Card reader not started: {problem}").format(problem=problem))
+            self.show_notice(_("Card reader not started, because of the card number pattern "
+                               "{pattern} in the settings. {problem}").format(
+                                   pattern=line_pattern.strip(), problem=problem))
             return
         try:
             settings = ReaderSettings(port=port, family=family,
                                       line_pattern=line_pattern.strip() or None)
         except ValueError as error:
-            problem = pattern_problem(line_pattern) or str(error)
+            problem = str(error)
             self.show_status(N_("Card reader: {problem}"), problem=problem)
             self.show_notice(_("Card reader not started: {problem}").format(problem=problem))
             return
@@ -206,19 +209,3 @@ def _close_pickers() -> None:
     for child in list(Window.children):
         if isinstance(child, CardPicker):
             child.dismiss()
-
-
-def pattern_problem(line_pattern: str) -> str:
-    """What is wrong with a card number pattern, in players' words ("" when nothing is): the
-    reader's own reason quotes the regular-expression engine, which no player can act on."""
-    from ..reader.codecs import LineDecoder
-
-    pattern = line_pattern.strip()
-    if not pattern:
-        return ""
-    try:
-        LineDecoder(pattern)
-    except ValueError:
-        return _("the card number pattern {pattern} cannot be used: it needs the card number "
-                 "in round brackets, for example UID:([0-9A-F]+)").format(pattern=pattern)
-    return ""

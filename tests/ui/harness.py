@@ -107,6 +107,7 @@ class Harness:
         from companion.ui import screens
 
         self.frames(1)  # kv's pending updates still need the app
+        self._let_the_buttons_release()  # their kv rules read `app` as they turn back
         self.app.detach()
         self.frames(1)
         if self.app.service is not None:  # the games file's writer lock goes with the app
@@ -239,6 +240,21 @@ class Harness:
             assert time.monotonic() < deadline, "a ScrollView never passed on the lift"
             self.frames(1)
         self.frames(2)
+
+    def _let_the_buttons_release(self) -> None:
+        """A tapped button turns back to normal min_state_time after the lift (button.py,
+        _do_release), on Kivy's clock: draw frames until no such turn is still pending,
+        however long a loaded machine takes, so none runs after the app has gone."""
+        from kivy.clock import Clock
+
+        def pending() -> bool:
+            return any(getattr(event.get_callback(), "__name__", "") == "_do_release"
+                       for event in Clock.get_events())
+
+        deadline = time.monotonic() + self.LIFT_WITHIN_S
+        while pending():
+            assert time.monotonic() < deadline, "a button never turned back after its lift"
+            self.frames(1)
 
     def _as_the_panel_reports(self, x: float, y: float) -> tuple[float, float]:
         """The window point (x, y) as the touch panel would report it on a turned screen: the

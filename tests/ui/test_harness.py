@@ -76,3 +76,29 @@ def alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_closing_right_after_a_tap_lets_the_button_turn_back_while_the_app_is_there(
+        tmp_path: Path) -> None:
+    """A tapped button turns back to normal a moment after the lift, on Kivy's clock, and its
+    kv rule reads `app` as it does: a harness that closed before that left the turn to run
+    in the next test, with no app (seen on a loaded machine)."""
+    from kivy.clock import Clock
+    from kivy.tests.common import UnitTestTouch
+    from kivy.uix.button import Button
+
+    harness = Harness(tmp_path / "games.db")
+    try:
+        button = next(widget for widget in harness.app.root.walk(restrict=True)
+                      if isinstance(widget, Button) and type(widget).__name__ == "TapButton"
+                      and not widget.disabled)
+        button.min_state_time = 0.5  # a machine's frames never cover it before close
+        touch = UnitTestTouch(*button.to_window(*button.center))
+        touch.touch_down()
+        touch.touch_up()
+        assert button.state == "down"
+    finally:
+        harness.close()
+    assert button.state == "normal"
+    assert not [event for event in Clock.get_events()
+                if getattr(event.get_callback(), "__name__", "") == "_do_release"]
