@@ -1,0 +1,221 @@
+"""Benchmark of every kind of tap on every registered game's table: the app's and Kivy's work
+before the buffer swap, per game and per button.
+
+Not a test (nothing here is timed against a limit in CI): run it by hand and read the figures.
+
+    python -m tests.benchmarks.bench_every_table                  # every game, 30 rounds
+    python -m tests.benchmarks.bench_every_table --games glow --rounds 10
+    python -m tests.benchmarks.bench_every_table --json
+
+Goal (issue 26): for every kind of tap in every game, median ≤ 4 ms and p95 ≤ 8 ms of work
+before the swap on this VM, about one 60 Hz frame on a Raspberry Pi 4 (3–4× slower).
+
+The play knows no game by name, as tests/ui/soak.py's does: for each registered game with a
+table screen and a form, a game is started through the new-game screen as players start one
+(tests/ui/soak.py `start_a_game`). A round then taps every button the table shows (Undo, Redo,
+the game menu and the rules help left out: the first two only turn back what a tap did, the last
+two lead away), each once and named by its id in the layout, and Done last. Each tap is timed as
+bench_ui times Spirit Island's (its docstring has the details): a UnitTestTouch through the
+window, the finger held 30 ms, then from just before touch_up until the next frame has been
+swapped; the swap (Mesa's software rasteriser under Xvfb) is split out. Outside the timing a
+popup the tap opened (a panel, a picker, a question) is put away, and a command the tap sent is
+undone, so the next round meets the same table; Done moves the game on, and a game that is over
+is followed by a new one. A button that sent nothing and opened nothing (a banner's OK) is
+still timed, its frame being work too; a tap after which nothing at all is drawn (a tile
+already chosen, tapped again) has no frame to time and is left out.
+
+This machine may be shared: the load average is printed at the start and end of each game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from tests.benchmarks.bench_taps import load_average, print_kinds, tap_summary
+from tests.benchmarks.bench_ui import (
+    REDRAW,
+    REDRAWS,
+    Stopwatch,
+    Tap,
+    build_ahead_as_on_the_pi,
+    machine,
+    settle,
+    stopwatch_on,
+    timed_redraw,
+    timed_tap,
+)
+from tests.ui.harness import Harness, ensure_display, prepare, running_app
+
+GOAL_MEDIAN_MS = 4.0
+GOAL_P95_MS = 8.0
+LEFT_ALONE = ("undo", "redo", "menu", "step_help", "help")
+"""Ids of table buttons a round does not tap (see the module's docstring)."""
+PLAYERS_PAUSE_S = 0.03
+
+
+def button_name(widget: Any) -> str:
+    """The button's id in the layout that names it (the nearest rule's ids), else its text."""
+    node = widget.parent
+    while node is not None and node is not node.parent:
+        for name, named in getattr(node, "ids", {}).items():
+            if named == widget:  # ids hold weak proxies: equal to the widget, not it
+                return str(name)
+        node = node.parent
+    text = str(getattr(widget, "text", "") or "").strip()
+    return f"'{text}'" if text else type(widget).__name__
+
+
+def table_buttons(harness: Harness) -> list[tuple[str, Any]]:
+    """The buttons of the table a player could tap now, by name, Done last (one per name: a
+    row of player tiles has one `score_up` for each, and the first stands for them all)."""
+    from tests.ui.soak import buttons_in
+
+    table = harness.screen
+    done = table.ids.get("done")
+    named: dict[str, Any] = {}
+    for button in buttons_in(table):
+        name = button_name(button)
+        if name not in LEFT_ALONE and not (done is not None and done == button):
+            named.setdefault(name, button)
+    buttons = sorted(named.items())
+    if done is not None and not done.disabled:
+        buttons.append(("done", done))
+    return buttons
+
+
+def play_table(harness: Harness, watch: Stopwatch, game_id: str,
+               rounds: int) -> Iterator[Tap]:
+    from tests.ui.soak import put_popups_away, start_a_game, under_way
+
+    app = harness.app
+    for _ in range(rounds):
+        for name, _button in table_buttons(harness):
+            if not (under_way(harness, game_id) and app.screens.current == app.table_name()):
+                put_popups_away(harness)
+                start_a_game(harness, game_id)
+            button = dict(table_buttons(harness)).get(name)
+            if button is None:  # the last tap changed the table (a step with other buttons)
+                continue
+            harness.scroll_into_view(button)
+            harness.player_pause()  # Done right after a step change would be a double tap
+            try:
+                tap: Tap | None = timed_tap(harness, watch, button, name)
+            except RuntimeError as error:  # it changed nothing on the screen: no frame to time
+                if "drew no frame" not in str(error):
+                    raise
+                tap = None
+            put_popups_away(harness)
+            if tap is not None and tap.send_ms is not None and name != "done" and under_way(harness, game_id):
+                app.send({"cmd": "undo"})  # the next round meets the same table
+            if app.screens.current != app.table_name() and under_way(harness, game_id):
+                app.show(app.table_name())  # a button that led elsewhere (a rules entry)
+            settle(harness)
+            time.sleep(PLAYERS_PAUSE_S)  # the collector runs now, between taps
+            settle(harness)
+            if tap is not None:
+                yield tap
+
+
+def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str, Any]:
+    from tests.ui.soak import start_a_game
+
+    load_at_start = load_average()
+    (folder / game_id).mkdir()  # its own companion.ini: the new-game form remembers
+    with running_app(folder / game_id / "games.db") as harness:
+        harness.play_at_a_players_pace()
+        build_ahead_as_on_the_pi(harness)
+        start_a_game(harness, game_id)
+        with stopwatch_on(harness) as watch:
+            for _ in play_table(harness, watch, game_id, warm_up):
+                pass
+            taps = list(play_table(harness, watch, game_id, rounds))
+            settle(harness)
+            taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
+    kinds = sorted({tap.kind for tap in taps} - {REDRAW}, key=lambda k: (k == "done", k))
+    return {"rounds": rounds, "warm_up_rounds": warm_up,
+            "load_average": {"start": load_at_start, "end": load_average()},
+            "by_kind": tap_summary(taps, (*kinds, REDRAW)),
+            "taps": [asdict(tap) for tap in taps]}
+
+
+def verdict(figures: dict[str, Any]) -> str:
+    work = figures["work_before_swap"]
+    met = work["median"] <= GOAL_MEDIAN_MS and work["p95"] <= GOAL_P95_MS
+    return "met" if met else "MISSED"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from tests.ui.soak import table_games
+
+    parser = argparse.ArgumentParser(prog="python -m tests.benchmarks.bench_every_table",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--games", default="", help="comma-separated ids (default: every game)")
+    parser.add_argument("--rounds", type=int, default=30,
+                        help="timed taps of each button of each game")
+    parser.add_argument("--warm-up", type=int, default=2, help="untimed rounds first")
+    args = parser.parse_args(argv)
+    if args.rounds < 2 or args.warm_up < 0:
+        parser.error("--rounds must be at least 2 (for the spread), --warm-up at least 0")
+
+    xvfb = ensure_display()
+    display = os.environ["DISPLAY"] + (" (Xvfb started for this run)" if xvfb else "")
+    figures: dict[str, Any] = {"machine": {**machine(), "display": display},
+                               "goal": {"median_ms": GOAL_MEDIAN_MS, "p95_ms": GOAL_P95_MS},
+                               "games": {}}
+    try:
+        with tempfile.TemporaryDirectory(prefix="companion-bench-tables-") as tmp:
+            folder = Path(tmp)
+            prepare(folder / "kivy-home")
+            games = table_games()
+            chosen = [name.strip() for name in args.games.split(",") if name.strip()] or games
+            unknown = [name for name in chosen if name not in games]
+            if unknown:
+                parser.error(f"no table game {', '.join(unknown)}; choose of {', '.join(games)}")
+            for game_id in chosen:
+                figures["games"][game_id] = time_game(game_id, args.rounds, args.warm_up,
+                                                      folder)
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait()
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        report(figures)
+    return 0
+
+
+def report(figures: dict[str, Any]) -> None:
+    m = figures["machine"]
+    print("Table companion: every kind of tap on every game's table")
+    print(f"machine: {m['machine']}, {m['cpu_count']} CPUs, {m['platform']}, {m['python']}, "
+          f"Kivy {m['kivy']}; display {m['display']}")
+    print(f"In ms, from touch_up to the next frame swapped; goal for the work without the swap: "
+          f"median ≤ {GOAL_MEDIAN_MS:.0f}, p95 ≤ {GOAL_P95_MS:.0f}")
+    for game_id, game in figures["games"].items():
+        print()
+        print(f"{game_id}: {game['rounds']} taps of each button after {game['warm_up_rounds']} "
+              f"untimed rounds; load average (1/5/15 min) {game['load_average']['start']} → "
+              f"{game['load_average']['end']}")
+        print_kinds(game["by_kind"])
+        print("  work before the swap, median / p95, against the goal:")
+        for kind, kind_figures in game["by_kind"].items():
+            if kind == REDRAW:
+                continue
+            work = kind_figures["work_before_swap"]
+            print(f"    {kind:28} {work['median']:6.1f} / {work['p95']:6.1f}   "
+                  f"{verdict(kind_figures)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
