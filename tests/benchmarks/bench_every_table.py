@@ -42,6 +42,7 @@ from typing import Any
 
 from tests.benchmarks.bench_taps import load_average, print_kinds, tap_summary
 from tests.benchmarks.bench_ui import (
+    PLAYERS_PAUSE_S,
     REDRAW,
     REDRAWS,
     Stopwatch,
@@ -59,7 +60,6 @@ GOAL_MEDIAN_MS = 4.0
 GOAL_P95_MS = 8.0
 LEFT_ALONE = ("undo", "redo", "menu", "step_help", "help")
 """Ids of table buttons a round does not tap (see the module's docstring)."""
-PLAYERS_PAUSE_S = 0.03
 
 
 def button_name(widget: Any) -> str:
@@ -114,7 +114,8 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
                     raise
                 tap = None
             put_popups_away(harness)
-            if tap is not None and tap.send_ms is not None and name != "done" and under_way(harness, game_id):
+            sent = tap is not None and tap.send_ms is not None
+            if sent and name != "done" and under_way(harness, game_id):
                 app.send({"cmd": "undo"})  # the next round meets the same table
             if app.screens.current != app.table_name() and under_way(harness, game_id):
                 app.show(app.table_name())  # a button that led elsewhere (a rules entry)

@@ -53,6 +53,7 @@ from urllib.parse import urlsplit
 from tests.benchmarks.bench_model import percentile, spread
 from tests.benchmarks.bench_ui import (
     GOAL_FRAME_MS,
+    PLAYERS_PAUSE_S,
     REDRAW,
     REDRAWS,
     REPO,
@@ -76,7 +77,6 @@ LEVIATHAN_TABLE = "table-leviathan-wilds"
 LEVIATHAN_TAPS = (("done", "Done"), ("wild", "WILD +1"), ("health_down", "Health -1"),
                   ("health_up", "Health +1"), ("guardian", "Guardian…, opens the panel"))
 SPIRIT_ISLAND_TAPS = ("Done", "+1 fear")  # what bench_ui's play() taps, in its order
-PLAYERS_PAUSE_S = 0.03  # between taps: the collector runs now, not inside the next tap
 GOAL_MIRROR_P99_MS = 250.0
 PHONES_TIMEOUT_S = 60.0
 

@@ -66,6 +66,13 @@ REPO = Path(__file__).resolve().parents[2]
 GOAL_START_RATIO = 1.3  # companion's median first frame ≤ 1.3 × the bare app's
 GOAL_FRAME_MS = 1000 / 60  # one frame at 60 Hz
 HOLD_S = 0.03  # how long the finger rests on the button before it is lifted
+COLLECT_AFTER_S = 0.2
+"""The app's idle pause before it collects garbage, shortened from the players' seconds. Kivy
+counts it from the frame before the lift, so it must outlast the finger's rest and the timed
+frame (else the collection that the tap's own command asks for falls inside the timing, as it
+never does at the table); and the pause between two taps outlasts it."""
+PLAYERS_PAUSE_S = COLLECT_AFTER_S + 0.05
+"""Between two timed taps: the collection a tap asked for runs now, not inside the next."""
 CHILD_TIMEOUT_S = 60.0
 FIRST_FRAME = "FIRST_FRAME"
 REDRAW = "redraw of the table, nothing changed"
@@ -377,7 +384,7 @@ def play(harness: Harness, watch: Stopwatch, rounds: int) -> Iterator[Tap]:
             if harness.popup() is not None:  # the fear-card picker
                 harness.pick("")  # "Resolve without naming it"
             settle(harness)
-            time.sleep(0.03)  # the players' pause: the collector runs now, between taps
+            time.sleep(PLAYERS_PAUSE_S)  # the collector runs now, between taps
             settle(harness)
             yield tap
 
@@ -454,7 +461,7 @@ def build_ahead_as_on_the_pi(harness: Harness) -> None:
     # Players pause for seconds between taps, and the app collects garbage in such a pause;
     # the benchmark taps every few frames, so the pause the collector waits for is shortened
     # to fall between two timed taps (never inside one).
-    app_module.IDLE_COLLECT_S = 0.02
+    app_module.IDLE_COLLECT_S = COLLECT_AFTER_S
     harness.app.builds_ahead = True
     harness.app._after_first_frame(0)
     deadline = time.perf_counter() + 2.0
