@@ -540,9 +540,14 @@ class LeviathanTableScreen(KitTable):
                 status.append(_("Weaknesses {count}").format(count=len(guardian["weaknesses"])))
             tile.status = " · ".join(status)
             tile.falling = guardian["falling"]
-            tile.roomy = self.height > self.width
             tile.active = i == state["active"] and state["outcome"] is None
             tile.selected = i == self.selected
+        # A line of its own for the status in portrait, while any guardian has one (every
+        # tile alike, so a row's tiles stay as high as each other); else its room goes to
+        # the prompt.
+        roomy = self.height > self.width and any(tile.status for tile in tiles)
+        for tile in tiles:
+            tile.roomy = roomy
         self.selected_name = state["guardians"][self.selected]["name"]
 
     def _chosen(self, tile: GuardianTile) -> None:
