@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -47,6 +46,7 @@ from tests.benchmarks.bench_ui import (
     REDRAWS,
     Stopwatch,
     Tap,
+    a_display,
     build_ahead_as_on_the_pi,
     machine,
     settle,
@@ -54,7 +54,7 @@ from tests.benchmarks.bench_ui import (
     timed_redraw,
     timed_tap,
 )
-from tests.ui.harness import Harness, ensure_display, prepare, running_app
+from tests.ui.harness import Harness, prepare, running_app
 
 GOAL_MEDIAN_MS = 4.0
 GOAL_P95_MS = 8.0
@@ -168,27 +168,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 2 or args.warm_up < 0:
         parser.error("--rounds must be at least 2 (for the spread), --warm-up at least 0")
 
-    xvfb = ensure_display()
-    display = os.environ["DISPLAY"] + (" (Xvfb started for this run)" if xvfb else "")
-    figures: dict[str, Any] = {"machine": {**machine(), "display": display},
+    figures: dict[str, Any] = {"machine": machine(),
                                "goal": {"median_ms": GOAL_MEDIAN_MS, "p95_ms": GOAL_P95_MS},
                                "games": {}}
-    try:
-        with tempfile.TemporaryDirectory(prefix="companion-bench-tables-") as tmp:
-            folder = Path(tmp)
-            prepare(folder / "kivy-home")
-            games = table_games()
-            chosen = [name.strip() for name in args.games.split(",") if name.strip()] or games
-            unknown = [name for name in chosen if name not in games]
-            if unknown:
-                parser.error(f"no table game {', '.join(unknown)}; choose of {', '.join(games)}")
-            for game_id in chosen:
-                figures["games"][game_id] = time_game(game_id, args.rounds, args.warm_up,
-                                                      folder)
-    finally:
-        if xvfb is not None:
-            xvfb.terminate()
-            xvfb.wait()
+    with a_display() as display, \
+            tempfile.TemporaryDirectory(prefix="companion-bench-tables-") as tmp:
+        figures["machine"]["display"] = display
+        folder = Path(tmp)
+        prepare(folder / "kivy-home")
+        games = table_games()
+        chosen = [name.strip() for name in args.games.split(",") if name.strip()] or games
+        unknown = [name for name in chosen if name not in games]
+        if unknown:
+            parser.error(f"no table game {', '.join(unknown)}; choose of {', '.join(games)}")
+        for game_id in chosen:
+            figures["games"][game_id] = time_game(game_id, args.rounds, args.warm_up, folder)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

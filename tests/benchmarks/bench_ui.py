@@ -517,6 +517,19 @@ def time_opens(folder: Path) -> dict[str, dict[str, Any]]:
 # --- report ------------------------------------------------------------------------------------
 
 
+@contextmanager
+def a_display() -> Iterator[str]:
+    """The display a benchmark runs on, named for its report: the machine's, or an Xvfb
+    started for the run (and stopped after it) when none is set."""
+    xvfb = ensure_display()
+    try:
+        yield os.environ["DISPLAY"] + (" (Xvfb started for this run)" if xvfb else "")
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait()
+
+
 def machine() -> dict[str, Any]:
     return {**model_machine(), "kivy": version("kivy")}
 
@@ -535,19 +548,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 2 or args.taps < 1:
         parser.error("--runs must be at least 2 (for the spread) and --taps at least 1")
 
-    xvfb = ensure_display()
-    display = os.environ["DISPLAY"] + (" (Xvfb started for this run)" if xvfb else "")
-    try:
-        with tempfile.TemporaryDirectory(prefix="companion-bench-ui-") as tmp:
-            folder = Path(tmp)
-            starts = time_cold_starts(args.runs, folder / "starts")
-            prepare(folder / "kivy-home")  # Kivy is imported in this process only from here on
-            taps, renderer = time_taps(args.taps, warm_up=10, folder=folder)
-            opens = time_opens(folder)
-    finally:
-        if xvfb is not None:
-            xvfb.terminate()
-            xvfb.wait()
+    with a_display() as display, \
+            tempfile.TemporaryDirectory(prefix="companion-bench-ui-") as tmp:
+        folder = Path(tmp)
+        starts = time_cold_starts(args.runs, folder / "starts")
+        prepare(folder / "kivy-home")  # Kivy is imported in this process only from here on
+        taps, renderer = time_taps(args.taps, warm_up=10, folder=folder)
+        opens = time_opens(folder)
     if args.keep_taps is not None:
         args.keep_taps.write_text(json.dumps([asdict(tap) for tap in taps], indent=1))
 
