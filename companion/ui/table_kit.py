@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from kivy.app import App
 from kivy.metrics import dp
@@ -147,6 +147,18 @@ class KitMenu(TableMenu):
     """A table's menu with what every game needs: Home, Abandon, Settings, Back."""
 
 
+class Panel(Protocol):
+    """A popup over a table that shows the game's state while it is open (a guardian's, a
+    player's numbers): the table refills it after every command."""
+
+    def show(self, state: dict[str, Any]) -> None: ...
+    def open(self, *args: Any, **kwargs: Any) -> None: ...
+    def bind(self, **kwargs: Any) -> Any: ...
+
+
+PanelT = TypeVar("PanelT", bound=Panel)
+
+
 class KitTable(Screen):
     """A game's table screen, built from the kit. A game overrides `shows` (is this state one
     of mine?), `show_state` (fill its own properties and call `show_step`) and, where the step
@@ -194,6 +206,10 @@ class KitTable(Screen):
         """What each command this screen carried out announced, oldest first (undo's order)."""
         self._taken_back: list[list[BannerNews]] = []
         """What the commands undone announced, for redo."""
+        self._panel: Panel | None = None
+        """The panel open over the table, refilled after every command."""
+        self._panels: dict[type, Panel] = {}
+        """The panels built once for this table (`panel_of`)."""
         super().__init__(**kwargs)
 
     def on_kv_post(self, *_args: Any) -> None:
@@ -257,7 +273,32 @@ class KitTable(Screen):
         self.can_undo = bool(state.get("can_undo"))
         self.can_redo = bool(state.get("can_redo"))
         self.show_state(state, events)
+        if self._panel is not None:
+            self._panel.show(state)
         self._news(state, events)
+
+    # --- panels ---
+
+    def panel_of(self, kind: type[PanelT]) -> PanelT:
+        """This table's panel of `kind`: built the first time it opens and refilled every
+        later time (a tap that opens a panel builds nothing, which on a Pi is most of it)."""
+        panel = self._panels.get(kind)
+        if panel is None:
+            panel = self._panels[kind] = kind()
+            panel.bind(on_dismiss=self._panel_closed)
+        return cast(PanelT, panel)
+
+    def open_panel(self, panel: Panel) -> None:
+        """Open `panel` (one of `panel_of`'s, or one built for this opening) over the table,
+        filled from the game's state; the table refills it while it stays open."""
+        panel.show(self._state)
+        if panel not in self._panels.values():
+            panel.bind(on_dismiss=self._panel_closed)
+        self._panel = panel
+        panel.open()
+
+    def _panel_closed(self, *_args: Any) -> None:
+        self._panel = None
 
     def show_step(self, label: str, command: dict[str, Any] | None,
                   extra: Hashable = None) -> None:

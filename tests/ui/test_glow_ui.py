@@ -442,3 +442,23 @@ def test_every_number_a_step_asks_for_is_entered_on_the_table_by_taps(ui: Harnes
     assert (state["day"], state["phase"]) == (2, "morning")
     assert [area["dice"] for area in state["areas"]] == [2, 2, 2, 2, 2]
     assert table.area_mode == "pick"  # the setup roll is day 1's only
+
+
+def test_the_player_panel_is_built_once_and_shows_whoever_was_tapped(ui: Harness) -> None:
+    """Opened on many taps of an evening: the table builds it once (the kit's `panel_of`) and
+    refills it for the player tapped, each number theirs."""
+    start(ui, players=3, board="realm", start_player=0)
+    first_tile, second_tile = tiles(ui)[:2]
+    ui.tap(first_tile.ids.score_up)
+    ui.tap(first_tile.ids.name)
+    panel = ui.popup()
+    players = ui.state["players"]
+    assert panel.name == players[0]["name"]
+    assert panel.ids.counter_score.value == str(players[0]["score"])
+    ui.tap(panel.ids.close)
+    ui.tap(second_tile.ids.name)
+    again = ui.popup()
+    assert again is panel
+    assert again.name == players[1]["name"]
+    assert again.ids.counter_score.value == str(players[1]["score"]) != str(players[0]["score"])
+    ui.tap(again.ids.close)

@@ -552,7 +552,6 @@ class GlowTableScreen(KitTable):
     def on_kv_post(self, *_args: Any) -> None:
         super().on_kv_post()
         self._state: dict[str, Any] = {}
-        self._panel: PlayerPanel | ScorePanel | TiePanel | None = None
         days, phases = self.ids.days, self.ids.phases
         self._days = [DayCell(text=str(day)) for day in range(1, 9)]
         for cell in self._days:
@@ -630,8 +629,6 @@ class GlowTableScreen(KitTable):
                        if self.over else (_("Done: nothing forgotten?") if self.gate
                                           else _("Done")),
                        None if self.over or self.gate else {"cmd": "next", "phase": phase})
-        if self._panel is not None:
-            self._panel.show(state)
         if any(event.get("type") == "game_started" and event.get("mode") == "scoring"
                for event in events):
             # Scoring only: nothing to set out, straight on to the scoring (after the shared
@@ -846,20 +843,13 @@ class GlowTableScreen(KitTable):
         if self.over:
             self.open_scoring(player)
             return
-        self._open_panel(PlayerPanel(player=player))
+        panel = self.panel_of(PlayerPanel)  # opened on many taps: built once
+        panel.player = player
+        self.open_panel(panel)
 
     def open_scoring(self, player: int) -> None:
-        self._open_panel(ScorePanel(player=player))
+        self.open_panel(ScorePanel(player=player))  # a form filled once per opening
 
     def open_tie_break(self) -> None:
-        self._open_panel(TiePanel())
-
-    def _open_panel(self, panel: PlayerPanel | ScorePanel | TiePanel) -> None:
-        panel.show(self._state)
-        panel.bind(on_dismiss=self._panel_closed)
-        self._panel = panel
-        panel.open()
-
-    def _panel_closed(self, *_args: Any) -> None:
-        self._panel = None
+        self.open_panel(TiePanel())
 

@@ -10,7 +10,7 @@ layouts/leviathan_wilds/table.kv, and every tap is a driver command sent through
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from kivy.app import App
 from kivy.properties import (
@@ -348,8 +348,6 @@ class CrystalsPanel(InstantPopup):
         app().send({"cmd": "counter", "counter": name, "amount": amount})
 
 
-PanelT = TypeVar("PanelT", "GuardianPanel", "CrystalsPanel")
-
 
 class LeviathanTableScreen(KitTable):
     """The kit's title is the leviathan, the round and the step; its banner says Last Chance,
@@ -389,10 +387,8 @@ class LeviathanTableScreen(KitTable):
         super().on_kv_post()
         self._active = -1
         self._state: dict[str, Any] = {}
-        self._panel: GuardianPanel | CrystalsPanel | None = None
         self._wrath_spaces: list[WrathSpace] = []
         self._crystal_dice: list[CrystalDie] = []
-        self._panels: dict[type, GuardianPanel | CrystalsPanel] = {}
 
     # --- what the screen shows ---
 
@@ -437,8 +433,6 @@ class LeviathanTableScreen(KitTable):
             self.selected = state["active"]
         self._show_guardians(state)
         self._show_step_buttons(state)
-        if self._panel is not None:
-            self._panel.show(state)
 
     def _show_step_buttons(self, state: dict[str, Any]) -> None:
         active = state["guardians"][state["active"]]
@@ -658,26 +652,10 @@ class LeviathanTableScreen(KitTable):
     # --- the panels ---
 
     def open_guardian(self) -> None:
-        panel = self._built(GuardianPanel)
+        panel = self.panel_of(GuardianPanel)
         panel.guardian = self.selected
         panel.ids.amount.value = 1
-        self._open_panel(panel)
+        self.open_panel(panel)
 
     def open_crystals(self) -> None:
-        self._open_panel(self._built(CrystalsPanel))
-
-    def _built(self, kind: type[PanelT]) -> PanelT:
-        """The panel of `kind`: built the first time it opens, refilled every later time."""
-        panel = self._panels.get(kind)
-        if panel is None:
-            panel = self._panels[kind] = kind()
-            panel.bind(on_dismiss=self._panel_closed)
-        return cast(PanelT, panel)
-
-    def _open_panel(self, panel: GuardianPanel | CrystalsPanel) -> None:
-        panel.show(self._state)
-        self._panel = panel
-        panel.open()
-
-    def _panel_closed(self, *_args: Any) -> None:
-        self._panel = None
+        self.open_panel(self.panel_of(CrystalsPanel))
