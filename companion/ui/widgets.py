@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +30,14 @@ from kivy.uix.popup import Popup
 from .. import i18n
 
 NEUTRAL_CARD = "#5A5F66"
+
+
+FIT_CACHE_SIZE = 2048
+"""How many fits `FitText` remembers: the texts of a few screens at a few sizes."""
+_fits: OrderedDict[tuple[Any, ...], tuple[float, float, float]] = OrderedDict()
+"""(text, box and font) -> (font size, needed height, needed width), the least recently
+used first: a table shows the same texts again and again (a step's prompt, a button's words),
+and measuring one takes a render of the text at each size tried."""
 
 
 class FitText:
@@ -58,16 +67,29 @@ class FitText:
     def _fit(self, *_: Any) -> None:
         label: Any = self
         width = max(label.width - 2 * label.padding[0], 1)
+        room = label.height - 2 * label.padding[1]
+        key = (label.text, width, room, tuple(label.padding), self.base_font_size,
+               self.min_font_size, label.font_name, label.bold, label.italic, label.markup,
+               label.line_height, label.font_blended, label.font_hinting, label.max_lines,
+               label.shorten, label.strip, label.outline_width, label.font_features)
+        known = _fits.get(key)
+        if known is not None:  # measured before: the label renders once, in the frame
+            _fits.move_to_end(key)
+            label.font_size, self.needed_height, self.needed_width = known
+            label.text_size = (width, max(room, 1))
+            return
         label.text_size = (width, None)  # measure the wrapped text's natural size
         label.font_size = self.base_font_size
         label.texture_update()
-        room = label.height - 2 * label.padding[1]
         while (label.texture_size[1] > room or label.texture_size[0] > width + 1
                or self._breaks_a_word(width)) and label.font_size > self.min_font_size:
             label.font_size = max(self.min_font_size, label.font_size * 0.9)
             label.texture_update()
         self.needed_height = label.texture_size[1] + 2 * label.padding[1]
         self.needed_width = label.texture_size[0] + 2 * label.padding[0]
+        _fits[key] = (label.font_size, self.needed_height, self.needed_width)
+        while len(_fits) > FIT_CACHE_SIZE:
+            _fits.popitem(last=False)
         # Now give the text the whole box, so valign places it.
         label.text_size = (width, max(room, 1))
 

@@ -1,0 +1,62 @@
+"""A text that shrinks to fit is measured by rendering it at each size tried; a table shows the
+same texts again and again, so a fit is remembered (bounded) and not measured twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .harness import Harness
+
+pytestmark = pytest.mark.ui
+
+PROMPT = ("Evening of day 1: return the small dice, lay out the next row, put trail tokens "
+          "out and pass the start marker. Then tap Done.")
+
+
+def a_label(ui: Harness, **kwargs: Any) -> Any:
+    from companion.ui.widgets import FitLabel
+
+    label = FitLabel(size_hint=(None, None), **kwargs)
+    ui.frames(2)  # its first fit
+    return label
+
+
+def counting_renders(label: Any) -> list[int]:
+    renders: list[int] = []
+    original = label.texture_update
+
+    def counted(*args: Any) -> None:
+        renders.append(1)
+        original(*args)
+
+    label.texture_update = counted
+    return renders
+
+
+def test_a_text_fitted_once_in_a_box_is_not_measured_again(ui: Harness) -> None:
+    first = a_label(ui, text=PROMPT, size=(220, 60), base_font_size=24, min_font_size=8)
+    assert first.font_size < 24  # it had to shrink: several sizes were rendered
+    second = a_label(ui, size=(220, 60), base_font_size=24, min_font_size=8)
+    renders = counting_renders(second)
+    second.text = PROMPT
+    second._fit()
+    assert renders == []
+    assert (second.font_size, second.needed_height, second.needed_width) == (
+        first.font_size, first.needed_height, first.needed_width)
+    # Another box is another fit: measured, and as large as that box allows.
+    second.size = (440, 60)
+    second._fit()
+    assert renders and second.font_size > first.font_size and second.fits()
+
+
+def test_the_fits_remembered_are_bounded(ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.ui import widgets
+
+    monkeypatch.setattr(widgets, "FIT_CACHE_SIZE", 20)
+    label = a_label(ui, size=(200, 40))
+    for number in range(60):  # a long evening's texts
+        label.text = f"Round {number}: tap Done"
+        label._fit()
+    assert len(widgets._fits) <= 20
