@@ -7,6 +7,7 @@ text on every screen is written again in the new language without a restart.
 
 from __future__ import annotations
 
+from itertools import count
 from typing import Any
 
 from kivy.lang import Observable
@@ -17,36 +18,52 @@ from .. import i18n
 class Translator(Observable):
     def __init__(self) -> None:
         super().__init__()
-        self.observers: list[tuple[Any, Any, Any]] = []
+        self.observers: dict[int, tuple[Any, Any, Any]] = {}
+        """The kv rules' bindings to `_`, by the uid `fbind` gave each, in the order made."""
+        self._uids = count(1)
 
     def _(self, text: str) -> str:
         return i18n._(text)
 
     def fbind(self, name: str, func: Any, *args: Any, **kwargs: Any) -> Any:
         if name == "_":
-            self.observers.append((func, args, kwargs))
-            return None
+            # A uid (never 0) lets Kivy's builder unbind the rule when its widget is collected
+            # (Builder.unbind_widget calls unbind_uid); without one, every panel, picker and
+            # row built and let go of during an evening would leave its rule here for good.
+            uid = next(self._uids)
+            self.observers[uid] = (func, args, kwargs)
+            return uid
         return super().fbind(name, func, *args, **kwargs)
+
+    def unbind_uid(self, name: str, uid: int) -> Any:
+        if name == "_":
+            self.observers.pop(uid, None)
+            return None
+        return super().unbind_uid(name, uid)
 
     def funbind(self, name: str, func: Any, *args: Any, **kwargs: Any) -> Any:
         if name == "_":
-            self.observers = [observer for observer in self.observers
-                              if not (observer[0] is func and observer[1] == args)]
+            # By identity and arguments; comparing a dead widget's proxy raises.
+            for uid, (bound, bound_args, _kwargs) in list(self.observers.items()):
+                try:
+                    same = bound is func and bound_args == args
+                except ReferenceError:
+                    same = False
+                if same:
+                    del self.observers[uid]
             return None
         return super().funbind(name, func, *args, **kwargs)
 
     def switch(self, lang: str) -> None:
         i18n.set_language(lang)
-        alive = []
-        for observer in self.observers:
-            func, args, _kwargs = observer
+        # A copy: a rule run here may build a widget (binding anew) or let one go (unbinding).
+        for uid, (func, args, _kwargs) in list(self.observers.items()):
+            if uid not in self.observers:
+                continue
             try:
                 func(*args, None, None)
-            except ReferenceError:  # a widget that is gone (a card tile taken off the board)
-                continue
-            alive.append(observer)
-        # Kept by identity: comparing a dead widget's proxy would raise again.
-        self.observers = alive
+            except ReferenceError:  # a widget that is gone but not yet collected
+                self.observers.pop(uid, None)
 
 
 tr = Translator()

@@ -135,3 +135,44 @@ def test_the_banner_refills_its_lines_rather_than_building_new_ones_per_tap(ui: 
     assert any("Fear card earned" in line for line in ui.banner_lines())
     # Every widget that showed a line was needed at one moment: none was built per tap.
     assert len(seen) == most, f"{len(seen)} line widgets for at most {most} lines at once"
+
+
+def test_a_question_let_go_of_takes_its_translated_texts_along_and_the_rest_still_switch(
+        ui: Harness) -> None:
+    """Each kv rule that writes `tr._(…)` binds to the translator; once its widget is collected
+    the binding must go with it. It used to stay for good (about 2 KB with the rule's names),
+    so every panel, picker and question opened in an evening kept memory (issue 25)."""
+    from companion.ui.translator import tr
+    from companion.ui.widgets import ConfirmPopup
+
+    def ask() -> ConfirmPopup:
+        question = ConfirmPopup(message="Abandon this game?")
+        question.open()
+        ui.frames(1)
+        return question
+
+    gc.collect()
+    before = len(tr.observers)
+    kept = ask()
+    bound = len(tr.observers) - before
+    assert bound >= 2, f"the question's title and Cancel should bind to the translator: {bound}"
+    for _ in range(25):
+        question = ask()
+        question.dismiss()
+        ui.frames(1)
+        del question
+    gc.collect()
+    assert len(tr.observers) == before + bound, (
+        f"{len(tr.observers) - before - bound} bindings to the translator left behind by 25 "
+        "questions opened and closed")
+    try:
+        ui.app.switch_language("de")  # the question still open is worded again
+        ui.frames(1)
+        assert kept.title == "Bitte bestätigen"
+        assert "Abbrechen" in [button.text for button in kept.walk()
+                               if hasattr(button, "text")]
+    finally:
+        ui.app.switch_language("en")
+        kept.dismiss()
+        ui.frames(1)
+    assert kept.title == "Please confirm"
