@@ -285,15 +285,13 @@ class KitTable(Screen):
         panel = self._panels.get(kind)
         if panel is None:
             panel = self._panels[kind] = kind()
-            panel.bind(on_dismiss=self._panel_closed)
         return cast(PanelT, panel)
 
     def open_panel(self, panel: Panel) -> None:
         """Open `panel` (one of `panel_of`'s, or one built for this opening) over the table,
         filled from the game's state; the table refills it while it stays open."""
         panel.show(self._state)
-        if panel not in self._panels.values():
-            panel.bind(on_dismiss=self._panel_closed)
+        panel.bind(on_dismiss=self._panel_closed)  # Kivy binds a callback once, however often
         self._panel = panel
         panel.open()
 

@@ -72,12 +72,19 @@ class FitText:
                self.min_font_size, label.font_name, label.bold, label.italic, label.markup,
                label.line_height, label.font_blended, label.font_hinting, label.max_lines,
                label.shorten, label.strip, label.outline_width, label.font_features)
-        known = _fits.get(key)
-        if known is not None:  # measured before: the label renders once, in the frame
+        if key in _fits:  # measured before: the label renders once, in the frame
             _fits.move_to_end(key)
-            label.font_size, self.needed_height, self.needed_width = known
-            label.text_size = (width, max(room, 1))
-            return
+        else:
+            _fits[key] = self._measure(width, room)
+            while len(_fits) > FIT_CACHE_SIZE:
+                _fits.popitem(last=False)
+        label.font_size, self.needed_height, self.needed_width = _fits[key]
+        # Now give the text the whole box, so valign places it.
+        label.text_size = (width, max(room, 1))
+
+    def _measure(self, width: float, room: float) -> tuple[float, float, float]:
+        """Render the text smaller until it fits: (font size, needed height, needed width)."""
+        label: Any = self
         label.text_size = (width, None)  # measure the wrapped text's natural size
         label.font_size = self.base_font_size
         label.texture_update()
@@ -85,13 +92,8 @@ class FitText:
                or self._breaks_a_word(width)) and label.font_size > self.min_font_size:
             label.font_size = max(self.min_font_size, label.font_size * 0.9)
             label.texture_update()
-        self.needed_height = label.texture_size[1] + 2 * label.padding[1]
-        self.needed_width = label.texture_size[0] + 2 * label.padding[0]
-        _fits[key] = (label.font_size, self.needed_height, self.needed_width)
-        while len(_fits) > FIT_CACHE_SIZE:
-            _fits.popitem(last=False)
-        # Now give the text the whole box, so valign places it.
-        label.text_size = (width, max(room, 1))
+        return (label.font_size, label.texture_size[1] + 2 * label.padding[1],
+                label.texture_size[0] + 2 * label.padding[0])
 
     def _breaks_a_word(self, width: float) -> bool:
         """The longest word is wider than the box, so wrapping would cut it in two

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -235,11 +235,16 @@ class Harness:
                        and any(arg is touch for arg in callback.args)
                        for event in Clock.get_events())
 
+        self._frames_while(pending, "a ScrollView never passed on the lift")
+        self.frames(2)
+
+    def _frames_while(self, pending: Callable[[], bool], never: str) -> None:
+        """Draw frames while `pending()` holds, however long a loaded machine takes (up to
+        LIFT_WITHIN_S; `never` says what did not happen after that)."""
         deadline = time.monotonic() + self.LIFT_WITHIN_S
         while pending():
-            assert time.monotonic() < deadline, "a ScrollView never passed on the lift"
+            assert time.monotonic() < deadline, never
             self.frames(1)
-        self.frames(2)
 
     def _let_the_buttons_release(self) -> None:
         """A tapped button turns back to normal min_state_time after the lift (button.py,
@@ -251,10 +256,7 @@ class Harness:
             return any(getattr(event.get_callback(), "__name__", "") == "_do_release"
                        for event in Clock.get_events())
 
-        deadline = time.monotonic() + self.LIFT_WITHIN_S
-        while pending():
-            assert time.monotonic() < deadline, "a button never turned back after its lift"
-            self.frames(1)
+        self._frames_while(pending, "a button never turned back after its lift")
 
     def _as_the_panel_reports(self, x: float, y: float) -> tuple[float, float]:
         """The window point (x, y) as the touch panel would report it on a turned screen: the

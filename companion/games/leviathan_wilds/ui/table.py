@@ -348,7 +348,6 @@ class CrystalsPanel(InstantPopup):
         app().send({"cmd": "counter", "counter": name, "amount": amount})
 
 
-
 class LeviathanTableScreen(KitTable):
     """The kit's title is the leviathan, the round and the step; its banner says Last Chance,
     or the game's end with its reason, and the news of the last command."""
