@@ -50,6 +50,16 @@ def start_xvfb(screen: str) -> tuple[subprocess.Popen[bytes], str]:
     return process, f":{number}"
 
 
+def forget_any_earlier_app() -> None:
+    """kv's `app` (kivy.lang.parser.ProxyApp) keeps the first app it meets until that app
+    stops. An earlier test whose app never stopped (its start or its close failed) would
+    otherwise hand that app to every later test's kv rules: one failure, then every test
+    after it failing for no reason of its own."""
+    from kivy.lang.parser import global_idmap
+
+    object.__setattr__(global_idmap["app"], "_obj", None)
+
+
 def die_with_parent() -> None:
     """In the child, before exec: end when the process that started it ends, even by SIGKILL
     (a test run stopped by a time limit would otherwise leave its Xvfb running for good)."""
@@ -86,6 +96,7 @@ class Harness:
 
         self.db_path = db_path
         self.window = Window
+        forget_any_earlier_app()
         self.play_at_a_players_pace()
         EventLoop.ensure_window()
         self.resize(*size, settle=False)
@@ -98,17 +109,23 @@ class Harness:
                                     config_dir=db_path.parent, backlight=backlight,
                                     safe_start=safe_start)
         self.app.builds_ahead = build_ahead  # else each test would build every screen
-        self.app._run_prepare()  # what App.run() does before its loop, which the test drives
-        self.frames(3)
+        try:
+            self.app._run_prepare()  # what App.run() does before its loop, which the test drives
+            self.frames(3)
+        except BaseException:
+            self.app.dispatch("on_stop")  # kv's `app` must not keep an app that never started
+            raise
 
     def close(self) -> None:
         import time
 
         from companion.ui import screens
 
-        self.frames(1)  # kv's pending updates still need the app
-        self._let_the_buttons_release()  # their kv rules read `app` as they turn back
-        self.app.detach()
+        try:
+            self.frames(1)  # kv's pending updates still need the app
+            self._let_the_buttons_release()  # their kv rules read `app` as they turn back
+        finally:  # whatever failed above, the next test's app must not meet this one
+            self.app.detach()
         self.frames(1)
         if self.app.service is not None:  # the games file's writer lock goes with the app
             self.app.service.store.close()

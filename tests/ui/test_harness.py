@@ -102,3 +102,26 @@ def test_closing_right_after_a_tap_lets_the_button_turn_back_while_the_app_is_th
     assert button.state == "normal"
     assert not [event for event in Clock.get_events()
                 if getattr(event.get_callback(), "__name__", "") == "_do_release"]
+
+
+def test_an_app_whose_close_failed_does_not_answer_the_next_tests_taps(tmp_path: Path) -> None:
+    """kv's `app` keeps the first app it meets until that app stops. An app left running by a
+    test that failed before its close (or whose close failed) once took every later test's
+    taps: one failure, then ninety more (seen in CI). The next harness starts clean."""
+    (tmp_path / "first").mkdir()
+    (tmp_path / "second").mkdir()
+    first = Harness(tmp_path / "first" / "games.db")
+    try:
+        first.tap_id("rules")  # kv's `app` now holds the first app
+        assert first.screen.name == "rules"
+        first.app.root.parent.remove_widget(first.app.root)  # the test failed; no close
+        second = Harness(tmp_path / "second" / "games.db")
+        try:
+            second.tap_id("settings")
+            assert second.screen.name == "settings"
+            assert first.screen.name == "rules", "the tap went to the first app"
+        finally:
+            second.close()
+    finally:
+        first.app.detach()
+        first.app.service.store.close()
