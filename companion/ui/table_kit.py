@@ -31,6 +31,7 @@ from kivy.uix.scrollview import ScrollView
 from .. import i18n
 from ..i18n import _
 from . import screens
+from .figures import sizes as figure_sizes
 from .widgets import FitButton, GrowLabel, TableMenu, reuse_rows
 
 SETTLE_SECONDS = 0.5
@@ -230,6 +231,9 @@ class KitTable(Screen):
             line.scale = self.glance
 
     def on_pre_enter(self, *_args: Any) -> None:
+        # The step button's words and the figure tiles grow with the window and the text
+        # setting, on every table (not only where a figure tile happened to be built first).
+        figure_sizes.follow()
         if app().game_state:
             self.refresh(app().game_state, [])
 

@@ -61,7 +61,7 @@ class FitText:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
         super().__init__(**kwargs)
         self.bind(size=self._fit_trigger, text=self._fit_trigger,  # type: ignore[attr-defined]
-                  base_font_size=self._fit_trigger)
+                  base_font_size=self._fit_trigger, padding=self._fit_trigger)
         self._fit_trigger()
 
     def _fit(self, *_: Any) -> None:

@@ -53,6 +53,24 @@ def ink_height(label: Any) -> int:
     return rows[-1] - rows[0] + 1 if rows else 0
 
 
+def ink_off_centre(label: Any) -> float:
+    """How far the middle of the label's drawn ink lies from the middle of its box, across, as
+    a share of the box's width (a figure is read from across the table centred in its tile)."""
+    label.texture_update()
+    texture = label.texture
+    if texture is None or not label.width:
+        return 0.0
+    width, height = texture.size
+    pixels = texture.pixels
+    columns = [x for x in range(width)
+               if any(pixels[(y * width + x) * 4 + 3] > 64 for y in range(height))]
+    if not columns:
+        return 0.0
+    # The texture lies centred on the label (Kivy's Label canvas), however wide it is.
+    ink_middle = (columns[0] + columns[-1] + 1) / 2 - width / 2
+    return abs(ink_middle) / label.width
+
+
 def key_figures(ui: Harness) -> list[Any]:
     """The key figures shown on the screen: labels marked `key_figure`, with text."""
     return [widget for root in ui.window.children for widget in visible_widgets(root)
@@ -88,6 +106,8 @@ def test_every_key_figure_reads_at_arm_s_length(game_id: str, size: str, text_si
         start_table(ui, game_id)
         figures = key_figures(ui)
         heights = [(figure.text, ink_height(figure)) for figure in figures]
+        off_centre = [f"{figure.text!r} lies {share:.0%} of its width off its tile's middle"
+                      for figure in figures if (share := ink_off_centre(figure)) > 0.1]
         least = KEY_FIGURE * window_scale(ui)
         cut = layout_problems(ui)
     finally:
@@ -96,6 +116,7 @@ def test_every_key_figure_reads_at_arm_s_length(game_id: str, size: str, text_si
     small = [f"{text!r} is {height} px high (least {least:.0f})"
              for text, height in heights if height < least - 0.5]
     assert not small, "\n".join(small)
+    assert not off_centre, "\n".join(off_centre)
     assert not cut, "\n".join(cut)
     if text_size == "largest":
         grown = least * LARGEST_GROWTH
@@ -104,3 +125,33 @@ def test_every_key_figure_reads_at_arm_s_length(game_id: str, size: str, text_si
         if not_grown and game_id in NO_ROOM_TO_GROW:
             pytest.xfail(NO_ROOM_TO_GROW[game_id])
         assert not not_grown, "\n".join(not_grown)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_the_step_button_grows_in_portrait_on_every_table_of_a_fresh_app(
+        game_id: str, tmp_path: Path) -> None:
+    """The step button's words grow with the window as the figures do, on every game's table,
+    in an app whose first table is this game's (the sizes once followed the window only after
+    some table had built a figure tile: Spirit Island's Done stayed small in portrait)."""
+    from kivy.core.window import Window
+
+    from companion.ui import figures
+
+    if not GAMES[game_id].table_screen:
+        pytest.skip("the game has no table screen")
+    # As in a freshly started app: the sizes follow nothing yet (set while an app runs: the
+    # kv rules that read them read the app too).
+    Window.unbind(size=figures.sizes.update)
+    figures.sizes._app = None
+    ui = Harness(tmp_path / "games.db", SIZES["720x1280"])
+    try:
+        figures.sizes.scale = 1.0
+        start_table(ui, game_id)
+        step = ui.screen.ids.done
+        scale, base = window_scale(ui), step.base_font_size
+        words = (step.text, ink_height(step))
+    finally:
+        ui.close()
+    assert scale == 1.5
+    assert base >= 1.5 * 22, f"{game_id}'s step button is drawn at {base:.0f} px in portrait"
+    assert words[1] > 0, f"{game_id}'s step button shows no words"

@@ -30,7 +30,6 @@ from companion.games.glow.data import ROW
 from companion.games.glow.table_words import PHASE_NAMES, PHASES
 from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.i18n import _, ngettext
-from companion.ui.figures import sizes as figure_sizes
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
@@ -564,10 +563,6 @@ class GlowTableScreen(KitTable):
         self._dice_for: tuple[int, str] | None = None
         """The day and phase the row's dice counts were started for: kept over refreshes
         (a score tapped meanwhile), started afresh at the next entry."""
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        figure_sizes.follow()  # the scores are key figures, sized from the window and text
-        super().on_pre_enter()
 
     # --- what the shared screens ask of a table ---
 
