@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from kivy.properties import StringProperty
 
 from companion.core import commands as core
 from companion.core.errors import Refused
@@ -30,6 +31,7 @@ from companion.games import registry
 from companion.i18n import _
 from companion.ui.table_kit import KitTable, step_key
 
+from .any_game import start_from_home
 from .harness import Harness
 
 TALLY_ID = "tally"
@@ -124,7 +126,11 @@ TALLY = Game(
 
 
 class TallyTable(KitTable):
-    """The test game's table: the kit's title, prompt and step button, filled from its state."""
+    """The test game's table: the kit's title, prompt, figure tile and step button, filled from
+    its state."""
+
+    count = StringProperty("")
+    """The count, as the figure tile shows it."""
 
     def shows(self, state: dict[str, Any]) -> bool:
         return state.get("title") == TALLY_ID
@@ -133,6 +139,7 @@ class TallyTable(KitTable):
         step = TALLY_STEPS.index(state["step"]) + 1
         self.title = _("Round {round} · {phase}").format(round=state["round"], phase=step)
         self.prompt = str(state["count"])
+        self.count = str(state["count"])
         self.show_step(_("Done"), {"cmd": "next", "step": state["step"]})
 
 
@@ -172,6 +179,15 @@ def start_on_table(ui: Harness, game_id: str) -> KitTable:
     table = ui.app.screen(name)
     assert isinstance(table, KitTable), f"{game_id}'s table is not built from the kit"
     return table
+
+
+def start_as_players_do(ui: Harness, game_id: str) -> None:
+    """From Home through the game's form and checklist to its table (any_game.start_from_home);
+    a game without a form, which Home does not offer, is started by its command."""
+    if registry.GAMES[game_id].setup_form:
+        start_from_home(ui, game_id)
+    else:
+        start_on_table(ui, game_id)
 
 
 def where(state: dict[str, Any]) -> tuple[Any, ...]:

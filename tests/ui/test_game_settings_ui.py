@@ -1,6 +1,7 @@
 """A game's settings belong to the game: shown on the settings screen while it is played (all of
 them while no game is), acting only while it is played, and nothing of one game runs while
-another is played. Played through the real window for every registered game."""
+another is played. Played through the real window for every registered game and for the test's
+own (tests/ui/every_game.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .any_game import (
     start_from_form,
     start_from_home,
 )
+from .every_game import start_as_players_do, start_on_table
 from .harness import Harness
 from .test_settings_ui import button, open_settings, stored
 
@@ -47,9 +49,8 @@ def switch_on_through_the_window(ui: Harness, game_ids: list[str]) -> None:
     assert ui.screen.name == "home"
 
 
-@pytest.mark.parametrize("game_id", list(GAMES))
 def test_with_every_other_games_settings_on_a_game_starts_plays_and_resumes_alone(
-        tmp_path: Path, game_id: str) -> None:
+        game_id: str, tmp_path: Path) -> None:
     """The crash loop of issue 26: Spirit-phase timer on, then a Leviathan Wilds game started
     or resumed, killed the app each time within seconds (Spirit Island's timer ran for it)."""
     others = other_games(game_id)
@@ -57,9 +58,13 @@ def test_with_every_other_games_settings_on_a_game_starts_plays_and_resumes_alon
     ui = Harness(db)
     try:
         switch_on_through_the_window(ui, [game.id for game in others])
-        open_form(ui, game_id)  # the new-game screen holds every game's form
+        if GAMES[game_id].setup_form:
+            open_form(ui, game_id)  # the new-game screen holds every game's form
         with code_run_of(others) as ran:
-            start_from_form(ui, game_id)
+            if GAMES[game_id].setup_form:
+                start_from_form(ui, game_id)
+            else:
+                start_on_table(ui, game_id)
             play_steps(ui, 3)
             let_the_clock_run(ui)
         assert ui.screen.name == ui.app.table_name() and ui.state["title"] == game_id
@@ -84,15 +89,14 @@ def test_with_every_other_games_settings_on_a_game_starts_plays_and_resumes_alon
         again.close()
 
 
-@pytest.mark.parametrize("game_id", list(GAMES))
 def test_the_settings_screen_shows_the_settings_of_the_game_in_play_only(
-        ui: Harness, game_id: str) -> None:
+        game_id: str, ui: Harness) -> None:
     settings = open_settings(ui)  # no game in play: every game's, each under its name
     for game in GAMES_WITH_SETTINGS:
         assert _game_headings(settings).count(game.name) == 1
         assert all(setting.key.split("/")[1] in settings.ids for setting in game.settings)
     ui.tap_id("close")
-    start_from_home(ui, game_id)
+    start_as_players_do(ui, game_id)
     ui.app.open_settings()
     ui.frames(3)
     shown = _game_headings(settings)
