@@ -96,7 +96,6 @@ class Harness:
 
         self.db_path = db_path
         self.window = Window
-        forget_any_earlier_app()
         self.play_at_a_players_pace()
         EventLoop.ensure_window()
         self.resize(*size, settle=False)
@@ -109,11 +108,15 @@ class Harness:
                                     config_dir=db_path.parent, backlight=backlight,
                                     safe_start=safe_start)
         self.app.builds_ahead = build_ahead  # else each test would build every screen
+        forget_any_earlier_app()  # from here on, kv's `app` is this one
         try:
             self.app._run_prepare()  # what App.run() does before its loop, which the test drives
             self.frames(3)
-        except BaseException:
-            self.app.dispatch("on_stop")  # kv's `app` must not keep an app that never started
+        except BaseException:  # neither kv's `app` nor the window may keep an app that failed
+            if hasattr(self.app, "screens"):
+                self.app.detach()
+            else:  # it failed before it was built
+                self.app.dispatch("on_stop")
             raise
 
     def close(self) -> None:
