@@ -42,31 +42,32 @@ NO_ROOM_TO_GROW = {
 KEY_FIGURE high and never cut off: only the growth is excused)."""
 
 
-def ink_height(label: Any) -> int:
-    """How many pixel rows of the label's drawn text hold ink (any alpha above a quarter)."""
+def inked(label: Any) -> tuple[list[int], list[int], int]:
+    """The rows and the columns of the label's drawn text that hold ink (any alpha above a
+    quarter), and the texture's width."""
     label.texture_update()
     texture = label.texture
     if texture is None:
-        return 0
+        return [], [], 0
     width, height = texture.size
     pixels = texture.pixels
-    rows = [y for y in range(height)
-            if any(pixels[(y * width + x) * 4 + 3] > 64 for x in range(width))]
+    ink = [[pixels[(y * width + x) * 4 + 3] > 64 for x in range(width)] for y in range(height)]
+    rows = [y for y in range(height) if any(ink[y])]
+    columns = [x for x in range(width) if any(ink[y][x] for y in rows)]
+    return rows, columns, width
+
+
+def ink_height(label: Any) -> int:
+    """How many pixel rows of the label's drawn text hold ink."""
+    rows, _columns, _width = inked(label)
     return rows[-1] - rows[0] + 1 if rows else 0
 
 
 def ink_off_centre(label: Any) -> float:
     """How far the middle of the label's drawn ink lies from the middle of its box, across, as
     a share of the box's width (a figure is read from across the table centred in its tile)."""
-    label.texture_update()
-    texture = label.texture
-    if texture is None or not label.width:
-        return 0.0
-    width, height = texture.size
-    pixels = texture.pixels
-    columns = [x for x in range(width)
-               if any(pixels[(y * width + x) * 4 + 3] > 64 for y in range(height))]
-    if not columns:
+    _rows, columns, width = inked(label)
+    if not columns or not label.width:
         return 0.0
     # The texture lies centred on the label (Kivy's Label canvas), however wide it is.
     ink_middle = (columns[0] + columns[-1] + 1) / 2 - width / 2
