@@ -44,20 +44,26 @@ class Translator(Observable):
     def funbind(self, name: str, func: Any, *args: Any, **kwargs: Any) -> Any:
         if name == "_":
             # By identity and arguments; comparing a dead widget's proxy raises.
-            for uid, (bound, bound_args, _kwargs) in list(self.observers.items()):
+            for uid, (bound, bound_args, _kwargs) in self._snapshot().items():
                 try:
                     same = bound is func and bound_args == args
                 except ReferenceError:
                     same = False
                 if same:
-                    del self.observers[uid]
+                    self.observers.pop(uid, None)
             return None
         return super().funbind(name, func, *args, **kwargs)
+
+    def _snapshot(self) -> dict[int, tuple[Any, Any, Any]]:
+        # dict.copy runs no Python code. Building a list of the items would allocate a tuple per
+        # rule, and any allocation may start a collection whose finalizers unbind rules
+        # (Builder.unbind_widget) from this very dict halfway through the walk.
+        return self.observers.copy()
 
     def switch(self, lang: str) -> None:
         i18n.set_language(lang)
         # A copy: a rule run here may build a widget (binding anew) or let one go (unbinding).
-        for uid, (func, args, _kwargs) in list(self.observers.items()):
+        for uid, (func, args, _kwargs) in self._snapshot().items():
             if uid not in self.observers:
                 continue
             try:
