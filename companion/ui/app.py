@@ -34,7 +34,7 @@ from .. import i18n
 from ..core.game import Setting
 from ..i18n import N_, _
 from ..resources import layouts_dir
-from . import charts, keys, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
+from . import charts, keys, kivy_fixes, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
 from .launch import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
@@ -172,6 +172,7 @@ class CompanionApp(App):
         opened without resuming, and Home says so and offers the last game."""
         from ..games.registry import DEFAULT_GAME, GAMES
 
+        kivy_fixes.apply()
         self._config_dir = config_dir
         self.safe_start = safe_start
         self.held_game: int | None = None
