@@ -28,9 +28,13 @@ LEAVING_IDS = ("menu", "step_help")
 help lead away from the game, which the play reaches through its own end."""
 TAPS_IN_A_POPUP = 3
 """At most this many taps inside a picker, panel or question before it is put away."""
-IDLE_COLLECT_S = 0.02
-"""The app's idle pause before it collects garbage, shortened from the players' seconds so
-that it falls between two taps here as it does at the table."""
+PAUSE_EVERY = 6
+"""Taps on the table between two pauses, in which the app collects its garbage (it does so a
+few seconds after the last command; players tap a few times, then move pieces). A collection
+after every tap would add a tenth of a second to each and find nothing more."""
+IDLE_COLLECT_S = 3600.0
+"""The app's idle wait before it collects garbage, made longer than any run here: the play's
+own pauses (`PAUSE_EVERY`) let the collection fall, whatever the machine's speed."""
 
 
 def table_games() -> list[str]:
@@ -59,6 +63,15 @@ def live_widgets() -> Counter[str]:
                    if issubclass(type(thing), Widget))
 
 
+def live_bindings() -> int:
+    """Kivy's bindings (one `BoundCallback` each: a property or event bound to a function) in
+    memory, not frozen. A binding made again and again but let go of once (Kivy's ScrollView
+    bar, issue 25) keeps little memory each and no widget: only their number shows it."""
+    from kivy._event import BoundCallback
+
+    return sum(1 for thing in gc.get_objects() if type(thing) is BoundCallback)
+
+
 def frozen_objects() -> int:
     """Objects frozen (gc.freeze): the collector never walks them again, so one frozen and
     then let go of is never given back. (Unfreezing to look at them and freezing again would
@@ -67,8 +80,8 @@ def frozen_objects() -> int:
 
 
 def as_on_the_pi(harness: Harness) -> Callable[[], None]:
-    """Let the app collect garbage after each command as it does on the Pi (the harness leaves
-    that out for tests), a moment after the command rather than seconds; build the screens
+    """Let the app collect garbage while idle as it does on the Pi (the harness leaves that
+    out for tests), in the play's pauses (`pause_at_the_table`); build the screens
     ahead as it does after its first frame, then every other screen. Returns what undoes it
     for the next app in this process (and lets go of anything still frozen)."""
     from kivy.base import EventLoop
@@ -190,7 +203,7 @@ def play(harness: Harness, game_id: str, taps: int, seed: int) -> Iterator[int]:
     """Tap `taps` times (a tap inside a popup counts as one), yielding the number of taps so
     far after each; starts a game of `game_id` first and whenever one is over."""
     rng = random.Random(seed)
-    done = 0
+    done = table_taps = 0
     while done < taps:
         if not (under_way(harness, game_id)
                 and harness.app.screens.current == harness.app.table_name()):
@@ -204,6 +217,9 @@ def play(harness: Harness, game_id: str, taps: int, seed: int) -> Iterator[int]:
         elif not tap_one_of(harness, rng, buttons):
             raise RuntimeError(f"no button of {table.name} can be brought into view")
         done += 1
+        table_taps += 1
+        if table_taps % PAUSE_EVERY == 0:
+            pause_at_the_table(harness)
         yield done
         for _ in range(TAPS_IN_A_POPUP):
             popup = harness.popup()
@@ -214,6 +230,15 @@ def play(harness: Harness, game_id: str, taps: int, seed: int) -> Iterator[int]:
             done += 1
             yield done
         put_popups_away(harness)
+
+
+def pause_at_the_table(harness: Harness) -> None:
+    """The players stop tapping for a while: the collection the app set after the last command
+    falls now (its wait made to last through the taps before, by `as_on_the_pi`)."""
+    app = harness.app
+    if app._collecting is not None:
+        app._collecting.cancel()
+        app._collect_while_idle(0)
 
 
 def in_the_window(harness: Harness, widget: Any) -> bool:

@@ -27,6 +27,7 @@ from .harness import Harness
 from .soak import (
     as_on_the_pi,
     frozen_objects,
+    live_bindings,
     live_widgets,
     play,
     put_popups_away,
@@ -41,11 +42,17 @@ WARM_UP = 300
 """Taps before memory is measured: every screen, picker and panel has been built by then."""
 CHECK_EVERY = 250
 """Taps between two checks: a leak fails the test early rather than after every tap."""
-RSS_GROWTH_MB = 40.0
-"""Generous: the heap settles in steps; a leak of 110 KB a tap passes it within 400 taps."""
+RSS_GROWTH_MB = 20.0
+"""Generous: the heap settles in steps; a leak of 110 KB a tap passes it within 200 taps."""
 WIDGET_GROWTH = 150
 """Widgets more than at warm-up that the table may show for the moment (cards on the board,
 lines on a banner, a bigger crystal row); a leak of several a tap passes it within 50 taps."""
+BINDINGS_PER_WIDGET = 100
+"""Kivy bindings each of those widgets may bring (Glow's: about 80)."""
+BINDING_GROWTH = 2_000
+"""Kivy bindings more than at warm-up besides those: a binding made again and again keeps no
+widget (Leviathan Wilds' scrolling bars kept about 7 a tap, 14 MB per 1,000 taps: it failed
+within 300)."""
 
 
 @pytest.mark.slow
@@ -54,15 +61,16 @@ def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_i
     harness = Harness(tmp_path / "games.db")
     undo = as_on_the_pi(harness)
     try:
-        base: tuple[float, Counter[str], int] | None = None
+        base: tuple[float, Counter[str], int, int] | None = None
 
         def check(done: int) -> None:
             nonlocal base
-            widgets, frozen, rss = live_widgets(), frozen_objects(), rss_mb()
+            widgets, bindings = live_widgets(), live_bindings()
+            frozen, rss = frozen_objects(), rss_mb()
             if base is None:
-                base = rss, widgets, frozen
+                base = rss, widgets, frozen, bindings
                 return
-            base_rss, base_widgets, base_frozen = base
+            base_rss, base_widgets, base_frozen, base_bindings = base
             # Fewer is fine: a frozen object whose last reference goes is still freed.
             assert frozen <= base_frozen, (
                 f"{game_id}: {frozen - base_frozen} objects frozen from tap {WARM_UP} to tap "
@@ -72,6 +80,10 @@ def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_i
             assert grown <= WIDGET_GROWTH, (
                 f"{game_id}: {grown} more widgets alive after {done} taps than after "
                 f"{WARM_UP}; the most: {most}")
+            allowed = BINDING_GROWTH + BINDINGS_PER_WIDGET * max(grown, 0)
+            assert bindings - base_bindings <= allowed, (
+                f"{game_id}: {bindings - base_bindings} more Kivy bindings after {done} taps "
+                f"than after {WARM_UP} ({base_bindings} → {bindings}; {grown} more widgets)")
             assert rss - base_rss <= RSS_GROWTH_MB, (
                 f"{game_id}: resident memory grew {rss - base_rss:.1f} MB from tap {WARM_UP} "
                 f"to tap {done} ({base_rss:.1f} → {rss:.1f} MB)")
