@@ -9,7 +9,7 @@ the figures. It takes minutes per game (ten thousand taps through a real window)
 
 For each registered game with a table screen: the real app on a fresh database in the test
 harness's window (under Xvfb when there is no display), started as on the Pi (the screens built
-ahead; the garbage collected after each command, a moment later rather than seconds), plays
+ahead; the garbage collected in the players' pauses, here every few taps), plays
 games of mixed play through touches (tests/ui/soak.py: Done most often, Undo and Redo often,
 every other button of the table, the pickers, panels and questions they open, a new game when
 one ends). The process's resident set (RSS) is read every `--sample-every` taps. After
@@ -184,7 +184,7 @@ def report_game(game_id: str, f: dict[str, Any]) -> None:
           f"{f['growth_mb_per_1000_taps']:+.2f} MB per 1,000 taps; widest swing from warm-up "
           f"{f['widest_swing_mb']:.1f} MB: goal ±{GOAL_FLAT_MB:.0f} MB {verdict}", flush=True)
     full = f["full_collections_ms"]
-    print(f"  full collections after warm-up (the app's after each command among them): "
+    print(f"  full collections after warm-up (the app's in each pause among them): "
           f"{full['count']}, median {full['median']:.1f} ms, longest {full['max']:.1f} ms",
           flush=True)
     widgets = f["widgets"]

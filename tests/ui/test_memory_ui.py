@@ -1,6 +1,6 @@
 """An evening's taps give their memory back: what a tap opens is collected once closed, though
 the app collected garbage in between; and (slow) 2,000 taps of mixed play per game through the
-real window, with the app collecting garbage after each command as it does on the Pi.
+real window, with the app collecting garbage in pauses between taps as it does on the Pi.
 
 Every game with a table screen is played (tests/ui/soak.py starts its games through the
 screens and taps its table's own buttons), so a new game is covered without a line here. After
