@@ -9,6 +9,7 @@ import math
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from kivy.app import App
@@ -113,6 +114,18 @@ class FitText:
         label: Any = self
         return bool(self.needed_height <= label.height + 1
                     and self.needed_width <= label.width + 1)
+
+
+@lru_cache(maxsize=512)
+def longest_word_width(text: str, font_size: float, font_name: str, bold: bool) -> float:
+    """How wide the longest word of `text` is drawn at `font_size`, in px: a row of buttons
+    shares its width by it (a word cannot wrap, so the button with the longest word needs
+    the most room). Measured, not rendered; each text, font and size once."""
+    words = text.split()
+    if not words:
+        return 1.0
+    core = CoreLabel(font_size=font_size, font_name=font_name, bold=bold)
+    return float(max(core.get_extents(word)[0] for word in words)) or 1.0
 
 
 class FitLabel(FitText, Label):
