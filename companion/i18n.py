@@ -149,7 +149,7 @@ def templates() -> tuple[str, ...]:
     from .games.registry import GAMES  # the one way to a game; imported late, as games import us
 
     found = [SCREENS_TEMPLATE]
-    for game in GAMES.values():
+    for game in GAMES.listed():  # the listings: a language is read without the games' rules
         found += [name for name in game.catalogue_domains if name not in found]
     return tuple(found)
 

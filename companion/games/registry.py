@@ -1,19 +1,71 @@
 """Every game the table companion can play, by id: the one place the core finds a game.
 
-Adding a game is a new folder under companion/games/ with its `Game` record, and one line here.
+Adding a game is a new folder under companion/games/ with its `Game` record and the
+`GameListing` that names it (an `about` module that imports none of its rules), and one line
+here.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterable, Iterator, MutableMapping
+
 from companion.core.commands import shown
 from companion.core.errors import Refused
-from companion.core.game import Game
+from companion.core.game import Game, GameListing
 
-from .glow.definition import GLOW
-from .leviathan_wilds.definition import LEVIATHAN_WILDS
-from .spirit_island.definition import SPIRIT_ISLAND
+from .glow.about import GLOW
+from .leviathan_wilds.about import LEVIATHAN_WILDS
+from .spirit_island.about import SPIRIT_ISLAND
 
-GAMES: dict[str, Game] = {game.id: game for game in (SPIRIT_ISLAND, LEVIATHAN_WILDS, GLOW)}
+
+class GameRegistry(MutableMapping[str, Game]):
+    """The games by id, in the order listed. A listed game's `Game` is imported the first time
+    it is looked up (`registry[id]`, `.values()`, `.items()`); the ids, `listed()` and
+    `listing(id)` import nothing. A game may also be registered as it is (`registry[id] =
+    game`), as a test registers its own."""
+
+    def __init__(self, listings: Iterable[GameListing]) -> None:
+        self._entries: dict[str, GameListing | Game] = {
+            listing.id: listing for listing in listings}
+
+    def __getitem__(self, game_id: str) -> Game:
+        entry = self._entries[game_id]
+        if isinstance(entry, Game):
+            return entry
+        module, _, name = entry.definition.partition(":")
+        game = getattr(importlib.import_module(module), name)
+        if not isinstance(game, Game) or game.id != game_id:
+            raise TypeError(f"{entry.definition} is not the Game of {game_id!r}")
+        self._entries[game_id] = game
+        return game
+
+    def __setitem__(self, game_id: str, game: Game) -> None:
+        self._entries[game_id] = game
+
+    def __delitem__(self, game_id: str) -> None:
+        del self._entries[game_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._entries
+
+    def listing(self, game_id: str) -> GameListing:
+        """What the shell may know of a game without importing it."""
+        entry = self._entries[game_id]
+        return entry if isinstance(entry, GameListing) else GameListing.of(entry)
+
+    def listed(self) -> list[GameListing]:
+        """Every game's listing, in the registry's order; imports no game."""
+        return [self.listing(game_id) for game_id in self._entries]
+
+
+GAMES = GameRegistry((SPIRIT_ISLAND, LEVIATHAN_WILDS, GLOW))
 
 DEFAULT_GAME = SPIRIT_ISLAND.id
 """The game a new_game without a "game" field starts, and a saved game from before there was

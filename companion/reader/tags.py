@@ -27,8 +27,8 @@ TAG_COMMANDS = ("done", "undo", "redo")
 
 def _card_kinds() -> tuple[str, ...]:
     kinds: list[str] = []
-    for game in GAMES.values():
-        kinds += [kind for kind in game.tag_cards() if kind not in kinds]
+    for game in GAMES.listed():  # the listings: reading the kinds imports no game's rules
+        kinds += [kind for kind in game.tag_kinds if kind not in kinds]
     return tuple(kinds)
 
 
@@ -94,7 +94,7 @@ def _names() -> dict[str, dict[str, Phrase]]:
 def kinds() -> dict[str, TagKind]:
     """What players call each kind, in TAG_KINDS order (English; translate where shown)."""
     named: dict[str, TagKind] = {}
-    for game in GAMES.values():
+    for game in GAMES.listed():
         for kind, words in game.tag_kinds.items():
             named.setdefault(kind, words)
     return {kind: COMMAND_KIND if kind == COMMAND else named.get(kind, TagKind(kind, kind, kind))

@@ -182,11 +182,9 @@ class CompanionApp(App):
         self._open_service = open_service
         self._when_ready = when_ready
         self.backlight = backlight
-        # The default game's catalogue, read once: the expansions in play and the history's
-        # names come from it.
-        self.catalogue: dict[str, Any] = GAMES[DEFAULT_GAME].catalogue()
+        self._catalogue: dict[str, Any] | None = None
         self.catalogue_game = DEFAULT_GAME
-        self.game_names = {game.id: game.name for game in GAMES.values()}
+        self.game_names = {game.id: game.name for game in GAMES.listed()}
         """Every game's name, by id, in the registry's order."""
         self.start_notices = list(notices or [])
         if service is not None:
@@ -348,7 +346,7 @@ class CompanionApp(App):
         self.colours = {role: rgba(colour) for role, colour in theme.items()}
         Window.clearcolor = self.colours["background"]
         self.confirm_destructive = section.get("confirm", "1") in ("1", 1, True, "True")
-        if self.table_name() and self.screens_built(self.table_name()) and self.game_state:
+        if self.game_state and self.table_name() and self.screens_built(self.table_name()):
             self.screen(self.table_name()).refresh(self.game_state, [])
         if not draws_on_screen():  # without a desktop the window is the whole screen anyway
             fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
@@ -439,12 +437,23 @@ class CompanionApp(App):
         self.reload_state()
         return True
 
+    @property
+    def catalogue(self) -> dict[str, Any]:
+        """The default game's catalogue (the expansions in play and the history's names come
+        from it), read the first time it is needed: after the first frame, as the game's rules
+        are imported with it."""
+        if self._catalogue is None:
+            from ..games.registry import GAMES
+
+            self._catalogue = GAMES[self.catalogue_game].catalogue()
+        return self._catalogue
+
     def game_settings_on(self) -> list[tuple[str, Setting]]:
         """Every game's settings that are switched on, with the game's id, in the registry's
         order (a safe start lists them, each with a way to switch it off)."""
         from ..games.registry import GAMES
 
-        return [(game.id, setting) for game in GAMES.values() for setting in game.settings
+        return [(game.id, setting) for game in GAMES.listed() for setting in game.settings
                 if setting.is_on(self.config.get(*setting.key.split("/")))]
 
     # --- what the new-game screen remembers ---
@@ -503,7 +512,6 @@ class CompanionApp(App):
 
     def build(self) -> AppRoot:
         self.apply_settings()
-        self._read_expansions()
         _load_layout(STYLE_FILE)
         _load_layout(KEYS_FILE)
         _load_layout(MIRROR_FILE)
@@ -528,6 +536,7 @@ class CompanionApp(App):
         self._building_ahead = Clock.schedule_once(self._after_first_frame)
 
     def _after_first_frame(self, _dt: float) -> None:
+        self._read_expansions()  # the default game's catalogue, and so its rules, only now
         self._open_database()
         if self._when_ready is not None:
             self._when_ready()
@@ -779,14 +788,14 @@ def all_game_settings() -> list[Setting]:
     """Every game's own settings, in the registry's order."""
     from ..games.registry import GAMES
 
-    return [setting for game in GAMES.values() for setting in game.settings]
+    return [setting for game in GAMES.listed() for setting in game.settings]
 
 
 def game_setting_named(game_id: str, key: str) -> Setting:
     """The setting `key` of the game `game_id`; KeyError when that game has none of the name."""
     from ..games.registry import GAMES
 
-    for setting in GAMES[game_id].settings:
+    for setting in GAMES.listing(game_id).settings:
         if setting.key == key:
             return setting
     raise KeyError(f"{game_id} has no setting {key!r}")

@@ -24,7 +24,7 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from ..core.game import Game, Setting
+from ..core.game import GameListing, Setting
 from ..i18n import N_, _
 from .launch import screen_rotation
 from .reader_link import line_pattern_problem
@@ -39,12 +39,12 @@ SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
                "mirror/on")
 
 
-def games_with_settings(in_play: str = "") -> list[Game]:
+def games_with_settings(in_play: str = "") -> list[GameListing]:
     """The games whose settings the screen shows: the one in play (`in_play`, its id), or every
     game with settings while none is played."""
     from ..games.registry import GAMES
 
-    return [game for game in GAMES.values()
+    return [game for game in GAMES.listed()
             if game.settings and (not in_play or game.id == in_play)]
 
 

@@ -151,3 +151,49 @@ def test_games_from_a_newer_version_are_opened_read_only_and_told_in_the_players
         ui.close()
     assert db.read_bytes() == found
     assert [p.name for p in tmp_path.iterdir() if ".unreadable-" in p.name] == []
+
+
+FIRST_FRAME_CHILD = """
+import sys
+from pathlib import Path
+folder = Path(sys.argv[1])
+from companion.ui.launch import prepare_kivy
+prepare_kivy(folder / "kivy")
+from kivy.core.window import Window
+from companion.ui.app import CompanionApp
+def open_service():
+    from companion.bootstrap import build_service
+    return build_service(folder / "games.sqlite3")[0]
+from kivy.clock import Clock
+app = CompanionApp(config_dir=folder, open_service=open_service,
+                   when_ready=lambda: Clock.schedule_once(lambda _dt: app.stop()))
+def loaded():
+    return sorted(name for name in sys.modules if name.endswith(".definition"))
+def first_frame(*_):
+    Window.unbind(on_flip=first_frame)
+    print("first frame:", *loaded(), flush=True)
+app.bind(on_start=lambda *_: Window.bind(on_flip=first_frame))
+app.run()
+print("after:", *loaded(), flush=True)
+"""
+
+
+def test_the_first_frame_waits_for_no_games_rules(tmp_path: Path) -> None:
+    """The start reads the games' listings (names, settings, tag kinds, translations), and
+    imports a game's rules only after Home is on the screen: here in German, with a game's
+    setting on and a game saved, the paths that once imported every game before the first
+    frame (a third of the start)."""
+    from companion.games.registry import GAMES
+
+    driver = Driver(tmp_path / "games.sqlite3")
+    assert driver.ask("new_game", game="glow", players=2, board="realm")["ok"]
+    driver.close()
+    settings = "".join(f"{setting.key.split('/')[1]} = 1\n"
+                       for game in GAMES.listed() for setting in game.settings)
+    (tmp_path / "companion.ini").write_text(f"[companion]\nlanguage = Deutsch\n{settings}")
+    done = subprocess.run([sys.executable, "-c", FIRST_FRAME_CHILD, str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    lines = [line for line in done.stdout.splitlines() if line.startswith(("first", "after"))]
+    assert done.returncode == 0 and len(lines) == 2, done.stderr[-3000:]
+    assert lines[0] == "first frame:", lines
+    assert "companion.games.glow.definition" in lines[1], lines  # then the saved game resumes

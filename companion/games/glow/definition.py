@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.events import Event
-from companion.core.game import Course, Game, TagKind
+from companion.core.game import Course, Game
 from companion.core.phrases import Translate, render
 
 from . import data, table_words
+from .about import GLOW as LISTED
 from .commands import COMMANDS, NewGame
 from .history import HISTORY, help_step, standings
 from .parse import command_to_dict, parse_command
@@ -16,7 +17,7 @@ from .reads import plan_read
 from .record import state_from_record, state_to_record
 from .rules import decide, start
 from .state import State
-from .texts import CATALOGUE_DOMAIN, TAG_WORDS, catalogue_texts
+from .texts import catalogue_texts
 from .view import public_view, setup_checklist, view, who
 
 
@@ -83,17 +84,13 @@ def tag_cards() -> dict[str, list[dict[str, Any]]]:
                           for card in data.COMPANIONS.values()]}
 
 
-TAG_KINDS = {"companion": TagKind(TAG_WORDS["companion"], TAG_WORDS["companion-card"],
-                                  TAG_WORDS["companion-cards"])}
-
-
 def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
     return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
 
 
 GLOW = Game(
-    id=data.GAME_ID,
-    name="Glow",
+    id=LISTED.id,
+    name=LISTED.name,
     commands=COMMANDS,
     new_game=NewGame,
     parse_command=parse_command,
@@ -108,7 +105,7 @@ GLOW = Game(
     catalogue=catalogue,
     public_view=public_view,
     setup_checklist=checklist,
-    catalogue_domains=(CATALOGUE_DOMAIN,),
+    catalogue_domains=LISTED.catalogue_domains,
     catalogue_texts=catalogue_texts,
     layouts="glow",
     table_screen="companion.games.glow.ui.table:GlowTableScreen",
@@ -116,7 +113,7 @@ GLOW = Game(
     banner=lambda events, state, words: table_words.banner_lines(events, state, words.gettext),
     names=table_words.names,
     tag_cards=tag_cards,
-    tag_kinds=TAG_KINDS,
+    tag_kinds=LISTED.tag_kinds,
     plan_read=plan_read,
     history=HISTORY,
     help_step=help_step,

@@ -1,34 +1,6 @@
-"""Leviathan Wilds: a pure game model, no screen, no serial port, no database.
+"""Leviathan Wilds: a pure game model (`api`), its `Game` record (`definition`) and its screens
+(`ui`).
 
-The API a shell adapts to:
-
-- `GAME_ID` — "leviathan-wilds".
-- `parse_command(raw)` — a JSON object to a command, or `Refused` saying what is wrong.
-- `start(new_game, seed)` / `decide(state, command)` — (new state, events); `Refused` changes
-  nothing. Undo and redo are the session's: it keeps the states.
-- `view(state, translate)`, `event_view(event)` — JSON-ready dicts; the texts through
-  `translate` (English as written without one).
-- `state_to_record(state)` / `state_from_record(record)` — a JSON-able round trip.
-- `setup_checklist(state_or_setup, translate)` — [(item id, text)].
-- `TAG_IDS`, `THREAT_CARDS`, `WEAKNESS_CARD_IDS` — the card tag ids the reader can name.
+This package imports nothing itself, so that the registry lists the game (`about`) without
+making its commands and events; the model's API is `companion.games.leviathan_wilds.api`.
 """
-
-from __future__ import annotations
-
-from companion.core.errors import Refused
-
-from .commands import COMMANDS, Command, NewGame
-from .data import GAME_ID, LEVIATHANS, TAG_IDS, THREAT_CARDS, UNVERIFIED, WEAKNESS_CARD_IDS
-from .events import Event
-from .parse import command_to_dict, parse_command
-from .record import state_from_record, state_to_record
-from .rules import decide, start
-from .state import State
-from .view import event_view, setup_checklist, view
-
-__all__ = [
-    "COMMANDS", "GAME_ID", "LEVIATHANS", "TAG_IDS", "THREAT_CARDS", "UNVERIFIED",
-    "WEAKNESS_CARD_IDS", "Command", "Event", "NewGame", "Refused", "State", "command_to_dict",
-    "decide", "event_view", "parse_command", "setup_checklist", "start", "state_from_record",
-    "state_to_record", "view",
-]

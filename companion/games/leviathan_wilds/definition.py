@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.events import Event
-from companion.core.game import Course, Game, TagKind
+from companion.core.game import Course, Game
 from companion.core.phrases import Translate
 
 from . import data, table_words
+from .about import LEVIATHAN_WILDS as LISTED
 from .commands import COMMANDS, NewGame
 from .history import HISTORY
 from .parse import command_to_dict, parse_command
@@ -16,7 +17,7 @@ from .reads import plan_read
 from .record import state_from_record, state_to_record
 from .rules import decide, start
 from .state import State
-from .texts import CATALOGUE_DOMAIN, TAG_WORDS, catalogue_texts
+from .texts import TAG_WORDS, catalogue_texts
 from .view import public_view, setup_checklist, view
 
 
@@ -91,13 +92,6 @@ def tag_cards() -> dict[str, list[dict[str, Any]]]:
     }
 
 
-TAG_KINDS = {
-    "threat": TagKind(TAG_WORDS["threat"], TAG_WORDS["threat-card"], TAG_WORDS["threat-cards"]),
-    "weakness": TagKind(TAG_WORDS["weakness"], TAG_WORDS["weakness-card"],
-                        TAG_WORDS["weakness-cards"]),
-}
-
-
 def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
     return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
 
@@ -109,8 +103,8 @@ def help_step(state: dict[str, Any]) -> str | None:
 
 
 LEVIATHAN_WILDS = Game(
-    id=data.GAME_ID,
-    name="Leviathan Wilds",
+    id=LISTED.id,
+    name=LISTED.name,
     commands=COMMANDS,
     new_game=NewGame,
     parse_command=parse_command,
@@ -126,9 +120,9 @@ LEVIATHAN_WILDS = Game(
     public_view=public_view,
     setup_checklist=checklist,
     tag_cards=tag_cards,
-    tag_kinds=TAG_KINDS,
+    tag_kinds=LISTED.tag_kinds,
     plan_read=plan_read,
-    catalogue_domains=(CATALOGUE_DOMAIN,),
+    catalogue_domains=LISTED.catalogue_domains,
     catalogue_texts=catalogue_texts,
     rules_corpus="rules/data",
     layouts="leviathan_wilds",

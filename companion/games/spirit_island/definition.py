@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.game import Course, Game, Setting, TagKind
-from companion.i18n import N_
+from companion.core.game import Course, Game
 
 from . import commands as c
 from . import table_words
+from .about import SPIRIT_ISLAND as LISTED
 from .catalogue import catalogue
 from .codec import state_from_record, state_to_record
 from .course import round_series
@@ -58,12 +58,6 @@ def tag_cards() -> Mapping[str, list[dict[str, Any]]]:
     }
 
 
-TAG_KINDS = {
-    "invader": TagKind(N_("Invader"), N_("invader card"), N_("invader cards")),
-    "fear": TagKind(N_("Fear"), N_("fear card"), N_("fear cards")),
-    "blight": TagKind(N_("Blight"), N_("blight card"), N_("blight cards")),
-}
-"""What players call the kinds of `tag_cards` (their ids are the tag file's, fixed)."""
 
 
 def help_step(state: dict[str, Any]) -> str | None:
@@ -71,20 +65,11 @@ def help_step(state: dict[str, Any]) -> str | None:
     return f"{state.get('phase', '')}/{state.get('step', '')}"
 
 
-SETTINGS = (
-    Setting("companion/spirit_timer", "switch", N_("Spirit-phase timer"),
-            N_("Show how long the Spirit phase has taken")),
-    Setting("companion/spirit_timer_limit", "number", N_("Spirit-phase limit (minutes)"),
-            N_("0 for no limit; the timer turns red past it")),
-    Setting("companion/spirit_one_step", "switch", N_("Spirit phase as one step"),
-            N_("Growth, energy and playing cards in one tap instead of three")),
-)
-"""Spirit Island's own settings (their companion.ini keys as ever), under its name."""
 
 
 SPIRIT_ISLAND = Game(
-    id="spirit-island",
-    name="Spirit Island",
+    id=LISTED.id,
+    name=LISTED.name,
     commands=c.COMMANDS,
     new_game=c.NewGame,
     parse_command=c.parse_command,
@@ -98,9 +83,9 @@ SPIRIT_ISLAND = Game(
     catalogue=catalogue,
     public_view=public_view,
     tag_cards=tag_cards,
-    tag_kinds=TAG_KINDS,
+    tag_kinds=LISTED.tag_kinds,
     plan_read=plan_read,
-    catalogue_domains=("game", "cards"),
+    catalogue_domains=LISTED.catalogue_domains,
     rules_corpus="rules/data",
     layouts="spirit_island",
     table_screen="companion.games.spirit_island.ui.table:TableScreen",
@@ -111,5 +96,5 @@ SPIRIT_ISLAND = Game(
     names=table_words.names,
     history=HISTORY,
     help_step=help_step,
-    settings=SETTINGS,
+    settings=LISTED.settings,
 )

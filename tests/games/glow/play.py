@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import companion.games.glow as glow
+from companion.games.glow import api as glow
 from companion.games.glow.events import Event
 from companion.games.glow.state import State
 

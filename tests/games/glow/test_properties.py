@@ -10,10 +10,10 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import companion.games.glow as glow
 from companion.core.commands import Undo
 from companion.core.errors import Refused
 from companion.core.session import GameSession
+from companion.games.glow import api as glow
 from companion.games.glow.data import COMPANIONS, OVER, PHASES
 from companion.games.glow.definition import GLOW
 from companion.games.glow.rules import rerolls_needed

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-import companion.games.glow as glow
 from companion.core.errors import Refused
+from companion.games.glow import api as glow
 
 from .play import do, done, new, send, to_phase
 

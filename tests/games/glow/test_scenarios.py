@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-import companion.games.glow as glow
 from companion.core.errors import Refused
+from companion.games.glow import api as glow
 from companion.games.glow.definition import GLOW
 from companion.games.glow.dice import (
     Condition,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import companion.games.leviathan_wilds as lw
+from companion.games.leviathan_wilds import api as lw
 from companion.games.leviathan_wilds.events import Event
 from companion.games.leviathan_wilds.state import State
 

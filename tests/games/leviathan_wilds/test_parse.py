@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-import companion.games.leviathan_wilds as lw
 from companion.core.errors import Refused
+from companion.games.leviathan_wilds import api as lw
 from companion.games.leviathan_wilds.data import TAG_IDS, THREAT_CARDS, WEAKNESS_CARD_IDS
 
 from .play import new

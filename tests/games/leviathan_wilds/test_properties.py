@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import companion.games.leviathan_wilds as lw
 from companion.core.errors import Refused
+from companion.games.leviathan_wilds import api as lw
 from companion.games.leviathan_wilds.state import State
 
 CONTRACT = {"title", "round", "step", "active", "threat_row", "wrath", "guardians",

@@ -11,7 +11,7 @@ import pytest
 
 from companion import i18n
 from companion.core.errors import Refused
-from companion.games.leviathan_wilds import view
+from companion.games.leviathan_wilds.api import view
 from companion.games.leviathan_wilds.reads import plan_read as leviathan_plan
 from companion.games.leviathan_wilds.state import State
 from companion.ui.reads import ReadPlan, plan_read

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.core.errors import Refused
-from companion.games.leviathan_wilds import setup_checklist
+from companion.games.leviathan_wilds.api import setup_checklist
 from companion.games.leviathan_wilds.data import WRATH_START, WRATH_WILD_COUNTS
 from companion.games.leviathan_wilds.effects import parry_options
 from companion.games.leviathan_wilds.state import ThreatSlot

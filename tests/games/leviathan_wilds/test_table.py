@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import companion.games.leviathan_wilds as lw
 from companion.core.errors import Refused
+from companion.games.leviathan_wilds import api as lw
 
 from .play import do, new, to_step
 

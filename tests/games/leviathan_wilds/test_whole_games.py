@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-import companion.games.leviathan_wilds as lw
+from companion.games.leviathan_wilds import api as lw
 from companion.games.leviathan_wilds.state import State
 
 from .play import do, finish_turn, new, to_step
