@@ -173,12 +173,44 @@ class Stepper(BoxLayout):
         self.value = min(value, self.maximum) if self.maximum >= self.minimum else value
 
 
+KEPT_PER_KIND = 2
+"""Closed popups of one kind an app keeps to open again: one may still be closing (it leaves
+with the next frame) while the next one opens from its answer."""
+
+
 class InstantPopup(Popup):
     """A popup that appears and goes at once: a fading popup still catches the next tap."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._anim_duration = 0
+        self._given: set[str] = set(kwargs)
+
+    @classmethod
+    def kept(cls, **properties: Any) -> Any:
+        """A popup of this kind to fill and open: a closed one the app kept, `reset()` and
+        given `properties` afresh (those given last time and not now back to their defaults),
+        else a new one. Building a popup and its buttons was most of a tap's work
+        (15–20 ms here, a Pi's frame three times over); refilling one costs a few."""
+        app = App.get_running_app()
+        kept: list[InstantPopup] = [] if app is None else \
+            app.__dict__.setdefault("_kept_popups", {}).setdefault(cls, [])
+        for popup in kept:
+            if not popup._is_open:
+                popup.reset()
+                for name in popup._given - set(properties):
+                    setattr(popup, name, popup.property(name).defaultvalue)
+                for name, value in properties.items():
+                    setattr(popup, name, value)
+                popup._given = set(properties)
+                return popup
+        popup = cls(**properties)
+        if len(kept) < KEPT_PER_KIND:
+            kept.append(popup)
+        return popup
+
+    def reset(self) -> None:
+        """Forget what the last opening left behind (a kind kept to open again says what)."""
 
 
 class TableMenu(InstantPopup):
@@ -222,12 +254,17 @@ class ConfirmPopup(InstantPopup):
     """The question."""
     confirm_text = StringProperty("Yes")
     """The label of the button that goes ahead ("Yes", in the language in use, unless given)."""
-    when_confirmed = ObjectProperty(None)
+    when_confirmed = ObjectProperty(None, allownone=True)
     """Called when the player confirms."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("confirm_text", i18n._("Yes"))
         super().__init__(**kwargs)
+
+    @classmethod
+    def kept(cls, **properties: Any) -> Any:
+        properties.setdefault("confirm_text", i18n._("Yes"))
+        return super().kept(**properties)
 
     def confirm(self) -> None:
         self.dismiss()
@@ -261,6 +298,9 @@ class PickerButton(ButtonBehavior, BoxLayout):
             self.picked(self.value)
 
 
+PICKER_CHOICE = ("value", "text", "detail", "background", "text_colour", "highlight")
+"""What a choice given to `CardPicker.fill` may say of its button."""
+
 SEARCH_FROM = 13
 """A picker with this many choices or more offers a search: a long list is found faster by
 typing two letters than by scrolling."""
@@ -271,7 +311,7 @@ class CardPicker(InstantPopup):
     The likeliest choice (the one marked `highlight`) is pinned above the list; a long list
     has a search box with the on-screen keys, and says so when nothing matches."""
 
-    when_picked = ObjectProperty(None)
+    when_picked = ObjectProperty(None, allownone=True)
     """Called with the chosen id."""
     columns = NumericProperty(3)
     """How many buttons in a row."""
@@ -290,14 +330,25 @@ class CardPicker(InstantPopup):
         super().__init__(**kwargs)
 
     def fill(self, choices: Sequence[dict[str, Any]]) -> None:
-        self._buttons = []
-        for choice in choices:
-            button = PickerButton(picked=self._picked, **choice)
+        """Offer `choices` (each a PickerButton's properties), on the buttons of an earlier
+        filling where there are some."""
+        pool = self.__dict__.setdefault("_pool", [])
+        while len(pool) < len(choices):
+            button = PickerButton(picked=self._picked)
             button.bind(natural_height=button.setter("height"))
-            self._buttons.append(button)
+            pool.append(button)
+        self._buttons = pool[:len(choices)]
+        for button, choice in zip(self._buttons, choices, strict=False):
+            for name in PICKER_CHOICE:
+                setattr(button, name, choice.get(name, button.property(name).defaultvalue))
         self._left_out = set()
         self.searchable = len(self._buttons) >= SEARCH_FROM
         self._show()
+
+    def reset(self) -> None:
+        self.when_picked = None
+        self.query = ""
+        self._left_out = set()
 
     def offer(self, left_out: set[str]) -> None:
         """Show every choice but those in `left_out` (cards already used), in the first order."""
@@ -368,4 +419,4 @@ def ask_then(message: str, confirm_text: str, action: Callable[[], None], ask: b
     if not ask:
         action()
         return
-    ConfirmPopup(message=message, confirm_text=confirm_text, when_confirmed=action).open()
+    ConfirmPopup.kept(message=message, confirm_text=confirm_text, when_confirmed=action).open()

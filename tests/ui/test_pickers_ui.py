@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .harness import Harness
-from .soak import start_a_game
+from .soak import put_popups_away, start_a_game
 
 pytestmark = pytest.mark.ui
 
@@ -114,3 +114,54 @@ def test_the_fear_card_picker_says_when_no_card_has_the_letters_typed(ui: Harnes
     assert "Space" not in picker.ids.unnamed.detail  # no keyboard's keys named on a touchscreen
     ui.tap(picker.ids.unnamed)  # the default still there, above
     assert ui.popup() is None and ui.state["fear"]["resolved"] == 1
+
+
+def test_a_picker_opened_again_is_the_same_popup_with_nothing_left_of_its_last_opening(
+        ui: Harness) -> None:
+    """Pickers and questions are kept and refilled, not built per tap (a Pi's frame three times
+    over): what one opening typed, pinned or answered is gone at the next."""
+    from companion.ui.widgets import CardPicker
+
+    picker = companion_picker(ui)
+    everything = picker.shown()
+    ui.tap(picker.ids.search)
+    ui.type_on_keys("briki")
+    assert len(picker.shown()) == 3
+    put_popups_away(ui)
+    again = companion_picker(ui)
+    assert again is picker and again.query == "" and again.shown() == everything
+    assert not again.nothing_found
+    put_popups_away(ui)
+
+    picked: list[str] = []
+    short = CardPicker.kept(title="Short", columns=2, when_picked=picked.append)
+    assert short is picker  # the same kind, closed: kept, whatever it was for
+    short.fill([{"value": "a", "text": "A", "detail": "first", "highlight": True},
+                {"value": "b", "text": "B"}])
+    short.open()
+    ui.frames(2)
+    assert short.shown() == ["a", "b"] and short.pinned_value == "a" and not short.searchable
+    ui.pick("b")
+    assert picked == ["b"]
+    ui.frames(2)
+    plain = CardPicker.kept(title="Plain")
+    assert plain is short and plain.when_picked is None and plain.columns == 3
+    plain.fill([{"value": "c", "text": "C"}, {"value": "a", "text": "A2"}])
+    assert plain.pinned_value == "" and plain.shown() == ["c", "a"]
+    assert [(b.text, b.detail, b.highlight) for b in reversed(plain.ids.grid.children)] == [
+        ("C", "", False), ("A2", "", False)]
+
+
+def test_the_ap_card_panel_opened_again_shows_no_protection_of_the_last_card(
+        ui: Harness) -> None:
+    from companion.games.leviathan_wilds.ui.table import ApCardPanel
+
+    start_a_game(ui, "leviathan-wilds")
+    panel = ApCardPanel.kept(guardian_name="Ann")
+    panel.open()
+    ui.frames(2)
+    ui.tap(panel.ids.protect_slippery)
+    assert panel.protections() == ["slippery"]
+    put_popups_away(ui)
+    again = ApCardPanel.kept(guardian_name="Ben")
+    assert again is panel and again.protections() == [] and "Ben" in again.title

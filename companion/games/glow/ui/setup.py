@@ -205,7 +205,7 @@ class GlowForm(ScrollView):
 
     def pick_colour(self, row: PlayerRow) -> None:
         """The colours as large buttons; one another player has is left out."""
-        picker = CardPicker(title=_("Player {number}: which colour?").format(
+        picker = CardPicker.kept(title=_("Player {number}: which colour?").format(
             number=row.seat + 1), columns=4)
         # By seat: kv hands `row` over as a weak proxy, never `is` the row itself.
         taken = {other.colour for other in self._rows[:int(self.glow_players)]

@@ -257,8 +257,8 @@ class PlayerPanel(InstantPopup):
 
     def pick_companion(self) -> None:
         """The card list as large buttons; cards already in a row are left out."""
-        picker = CardPicker(title=_("{name}: which companion?").format(name=self.name),
-                            columns=4)
+        picker = CardPicker.kept(title=_("{name}: which companion?").format(name=self.name),
+                                 columns=4)
         held = {c["card"] for p in self._state["players"] for c in p["companions"]}
         colour = COMPANION_COLOUR
         picker.fill([{"value": card["id"], "text": card["name"],
@@ -273,8 +273,8 @@ class PlayerPanel(InstantPopup):
         self.send({"cmd": "companion", "card": card, "remove": True})
 
     def pick_camp(self) -> None:
-        picker = CardPicker(title=_("{name}: where is the camp?").format(name=self.name),
-                            columns=4)
+        picker = CardPicker.kept(title=_("{name}: where is the camp?").format(name=self.name),
+                                 columns=4)
         colour = app().colours["button"]
         values = [0, *self._state["village_values"]]
         picker.fill([{"value": str(value), "text": _("Village worth {value}").format(
@@ -289,7 +289,7 @@ class PlayerPanel(InstantPopup):
         picker.open()
 
     def pick_island(self, boat: int) -> None:
-        picker = CardPicker(title=_("{name}: boat {number} sails to which island?").format(
+        picker = CardPicker.kept(title=_("{name}: boat {number} sails to which island?").format(
             name=self.name, number=boat + 1), columns=4)
         colour = app().colours["button"]
         picker.fill([{"value": str(island), "text": _("Island {number}").format(number=island)
@@ -711,9 +711,9 @@ class GlowTableScreen(KitTable):
         picker = state.get("picker")
         if self.area_mode != "pick" or picker is None:
             return
-        chooser = CardPicker(title=_("{name} recruits from area {area}: which companion?")
-                             .format(name=state["players"][picker]["name"], area=area),
-                             columns=4)
+        chooser = CardPicker.kept(title=_("{name} recruits from area {area}: which companion?")
+                                  .format(name=state["players"][picker]["name"], area=area),
+                                  columns=4)
         colour = COMPANION_COLOUR
         unnamed = {"value": "", "text": _("Not named"), "detail": _("add it later"),
                    "background": app().colours["button"],
@@ -793,9 +793,9 @@ class GlowTableScreen(KitTable):
             return
         if self.gate:
             phase = self.phase
-            ConfirmPopup(message=self.gate, confirm_text=_("Nothing forgotten: go on"),
-                         when_confirmed=lambda: app().send(
-                             {"cmd": "next", "phase": phase, "confirm": True})).open()
+            ConfirmPopup.kept(message=self.gate, confirm_text=_("Nothing forgotten: go on"),
+                              when_confirmed=lambda: app().send(
+                                  {"cmd": "next", "phase": phase, "confirm": True})).open()
             return
         super().step_action()
 
@@ -819,7 +819,7 @@ class GlowTableScreen(KitTable):
         picker = self._state["picker"]
         if picker is None:
             return
-        chooser = CardPicker(title=app().read_message, columns=4)
+        chooser = CardPicker.kept(title=app().read_message, columns=4)
         colour = app().colours["button"]
         chooser.fill([{"value": str(area["area"]),
                        "text": _("Area {area}").format(area=area["area"]), "detail": "",

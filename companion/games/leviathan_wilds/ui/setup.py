@@ -115,7 +115,7 @@ class LeviathanForm(ScrollView):
 
     def pick_leviathan(self) -> None:
         """The 17 leviathans as large buttons, by number."""
-        picker = CardPicker(title=_("Which leviathan?"), columns=3)
+        picker = CardPicker.kept(title=_("Which leviathan?"), columns=3)
         colour = app().colours["button"]
         picker.fill([{"value": name.split(" ", 1)[0], "text": name,
                       "detail": _("complexity {level}").format(level=lev["complexity"]),

@@ -160,9 +160,15 @@ class ApCardPanel(InstantPopup):
     guardian_name = StringProperty("")
     """Whose activation it is."""
 
+    PROTECTIONS = ("harmful", "slippery", "corrupt")
+
     def protections(self) -> list[str]:
-        return [kind for kind in ("harmful", "slippery", "corrupt")
-                if self.ids[f"protect_{kind}"].state == "down"]
+        return [kind for kind in self.PROTECTIONS if self.ids[f"protect_{kind}"].state == "down"]
+
+    def reset(self) -> None:
+        """Kept to open again (`kept`): every card shows its protections afresh."""
+        for kind in self.PROTECTIONS:
+            self.ids[f"protect_{kind}"].state = "normal"
 
     def play(self, ap: int) -> None:
         if app().send({"cmd": "ap_card", "ap": ap, "protections": self.protections()}):
@@ -246,7 +252,7 @@ class GuardianPanel(InstantPopup):
             self.send({"cmd": "weakness", "remove": True, "card": self._held[0]
                        if self._held else None})
             return
-        picker = CardPicker(title=_("Get rid of which weakness?"), columns=3)
+        picker = CardPicker.kept(title=_("Get rid of which weakness?"), columns=3)
         colour = app().colours["button"]
         choices = [{"value": card, "text": _("Weakness {number}").format(
             number=card.rsplit("-", 1)[1]), "detail": card} for card in named]
@@ -573,7 +579,7 @@ class LeviathanTableScreen(KitTable):
 
     def strike(self) -> None:
         """Which crystal, then how much: a strike by the chosen guardian."""
-        picker = CardPicker(title=_("Strike which crystal?"), columns=3)
+        picker = CardPicker.kept(title=_("Strike which crystal?"), columns=3)
         choices = []
         for index, crystal in enumerate(self._state.get("crystals", [])):
             if crystal["shattered"]:
@@ -588,7 +594,7 @@ class LeviathanTableScreen(KitTable):
         picker.open()
 
     def _strike_amount(self, crystal: str) -> None:
-        picker = CardPicker(title=_("Strike crystal {number} by how much?").format(
+        picker = CardPicker.kept(title=_("Strike crystal {number} by how much?").format(
             number=int(crystal) + 1), columns=3)
         colour = app().colours["button"]
         picker.fill([{"value": str(amount), "text": str(amount), "detail": "",
@@ -610,7 +616,7 @@ class LeviathanTableScreen(KitTable):
         taken = {threat["card"] for index, threat in enumerate(state["threat_row"])
                  if threat["card"] and index != slot}
         named = state["threat_row"][slot]["card"] if slot is not None else None
-        picker = CardPicker(title=_("Which threat card is it?"), columns=5)
+        picker = CardPicker.kept(title=_("Which threat card is it?"), columns=5)
         colour = WILD if slot is not None and state["threat_row"][slot]["wild"] else CALM
         picker.fill([{"value": card, "text": _("Threat {number}").format(number=number),
                       "detail": _(leviathan_name(state)), "highlight": card == named,
@@ -622,7 +628,7 @@ class LeviathanTableScreen(KitTable):
         picker.open()
 
     def open_ap_card(self) -> None:
-        ApCardPanel(guardian_name=self.active_name).open()
+        ApCardPanel.kept(guardian_name=self.active_name).open()
 
     def take_action(self, action: str) -> None:
         app().send({"cmd": "act", "action": action})
@@ -630,7 +636,7 @@ class LeviathanTableScreen(KitTable):
     def glide(self) -> None:
         """Glide X: how far, at most the AP left."""
         ap_left = self._state["guardians"][self._state["active"]]["ap_left"]
-        picker = CardPicker(title=_("Glide how far?"), columns=3)
+        picker = CardPicker.kept(title=_("Glide how far?"), columns=3)
         colour = app().colours["button"]
         picker.fill([{"value": str(x), "text": _("Glide {x}").format(x=x),
                       "detail": _("{ap} AP").format(ap=x), "background": colour,

@@ -373,9 +373,10 @@ class TableScreen(KitTable):
         state = app().game_state
         if not state or not state["invader"]["awaiting_reveal"]:
             return
-        picker = CardPicker(title=_("Which card came up? ({expected})").format(
-                                expected=_expected(state)),
-                            when_picked=lambda card: app().send({"cmd": "reveal", "card": card}))
+        picker = CardPicker.kept(title=_("Which card came up? ({expected})").format(
+                                     expected=_expected(state)),
+                                 when_picked=lambda card: app().send({"cmd": "reveal",
+                                                                      "card": card}))
         picker.fill([_invader_choice(card) for card in state["invader"]["candidates"]])
         picker.open()
 
@@ -419,9 +420,9 @@ class TableScreen(KitTable):
                    for card in cards if card["id"] not in used]
         title = (_("Which blight card is it? Turn it over and tap its name.")
                  if blight["side"] == "healthy" else _("Which blight card did you draw?"))
-        picker = CardPicker(title=title,
-                            when_picked=lambda card: app().send({"cmd": "next_blight_card",
-                                                             "card": card}))
+        picker = CardPicker.kept(title=title,
+                                 when_picked=lambda card: app().send({"cmd": "next_blight_card",
+                                                                      "card": card}))
         picker.fill(choices)
         picker.open()
 
