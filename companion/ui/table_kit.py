@@ -220,10 +220,17 @@ class KitTable(Screen):
             if isinstance(part, KitPart):
                 for name, widget in cast(Any, part).ids.items():
                     self.ids.setdefault(name, widget)
+        # Bound, not only the on_size below: a game's table that has an on_size of its own
+        # and forgets super() still grows (Glow's once stayed at 1.0 in portrait).
+        self.fbind("size", self._follow_window)
+        self._follow_window()
         if app() is not None:
             app().bind(text_scale=self.on_size)
 
     def on_size(self, *_args: Any) -> None:
+        self._follow_window()
+
+    def _follow_window(self, *_args: Any) -> None:
         # The panel's own proportions in either orientation: 1280x720 and 720x1280 both 1.5.
         long_side, short_side = max(self.size), min(self.size)
         self.glance = max(1.0, min(long_side / dp(800), short_side / dp(480)))

@@ -155,8 +155,10 @@ def test_the_step_button_grows_in_portrait_on_every_table_of_a_fresh_app(
         step = ui.screen.ids.done
         scale, base = window_scale(ui), step.base_font_size
         words = (step.text, ink_height(step))
+        glance = ui.screen.glance  # what the table's own rows grow by
     finally:
         ui.close()
     assert scale == 1.5
+    assert glance == 1.5, f"{game_id}'s table is drawn at {glance}x in portrait"
     assert base >= 1.5 * 22, f"{game_id}'s step button is drawn at {base:.0f} px in portrait"
     assert words[1] > 0, f"{game_id}'s step button shows no words"

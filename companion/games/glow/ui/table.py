@@ -677,6 +677,7 @@ class GlowTableScreen(KitTable):
         self._count_dice()
 
     def on_size(self, *_args: Any) -> None:
+        super().on_size()
         self._compact_tiles()
 
     def _compact_tiles(self) -> None:
