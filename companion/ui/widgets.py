@@ -326,18 +326,19 @@ class CardPicker(InstantPopup):
 
     def __init__(self, **kwargs: Any) -> None:
         self._buttons: list[PickerButton] = []
+        self._pool: list[PickerButton] = []
+        """Every button a filling made, refilled by the next (`_buttons` are those shown)."""
         self._left_out: set[str] = set()
         super().__init__(**kwargs)
 
     def fill(self, choices: Sequence[dict[str, Any]]) -> None:
         """Offer `choices` (each a PickerButton's properties), on the buttons of an earlier
         filling where there are some."""
-        pool = self.__dict__.setdefault("_pool", [])
-        while len(pool) < len(choices):
+        while len(self._pool) < len(choices):
             button = PickerButton(picked=self._picked)
             button.bind(natural_height=button.setter("height"))
-            pool.append(button)
-        self._buttons = pool[:len(choices)]
+            self._pool.append(button)
+        self._buttons = self._pool[:len(choices)]
         for button, choice in zip(self._buttons, choices, strict=False):
             for name in PICKER_CHOICE:
                 setattr(button, name, choice.get(name, button.property(name).defaultvalue))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from companion.core.game import Game, GameListing
+from companion.core.game import GameListing
 from companion.games import registry
 from companion.games.registry import GAMES, GameRegistry
 
@@ -47,9 +48,7 @@ def test_listing_the_games_imports_none_of_their_rules() -> None:
 
 def test_a_game_registered_as_it_is_is_listed_and_given_back(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    glow = GAMES["glow"]
-    tally = Game(**{**{name: getattr(glow, name) for name in glow.__dataclass_fields__},
-                    "id": "tally", "name": "Tally"})
+    tally = replace(GAMES["glow"], id="tally", name="Tally")
     monkeypatch.setitem(registry.GAMES, "tally", tally)
     assert list(GAMES)[-1] == "tally" and GAMES["tally"] is tally
     assert GAMES.listing("tally") == GameListing.of(tally)
