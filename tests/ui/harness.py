@@ -241,7 +241,8 @@ class Harness:
         self._let_the_scroll_views_lift(touch)
 
     LIFT_WITHIN_S = 30.0
-    """How long a loaded machine may take to draw the frames until a tapped button turns back."""
+    """How long a loaded machine may take to draw the frames until what a tap set moving (a
+    button turning back, a list gliding) rests."""
 
     def _let_the_scroll_views_lift(self, touch: Any) -> None:
         """A ScrollView passes a short touch's lift to what it holds 0.2 s later (scrollview.py,
@@ -327,13 +328,26 @@ class Harness:
         while True:
             for view in views:
                 if not self._centre_inside(widget, view):
-                    view.scroll_to(widget, padding=0, animate=False)
+                    self._scroll_by_hand(view, widget)
             self.frames(1)
             where = (widget.to_window(*widget.pos), tuple(widget.size))
             if where == seen and all(self._centre_inside(widget, view) for view in views):
                 return
             assert time.monotonic() < deadline, f"{widget} never came to rest in view"
             seen = where
+
+    @staticmethod
+    def _scroll_by_hand(view: Any, widget: Any) -> None:
+        """Scroll `view` to `widget` as a finger dragging the list does: a glide or an
+        overscroll's spring still under way stops, and the list's scroll effects start again
+        from where it is left (they keep their own position, and a glide's next step or a
+        change in the list's size would set the old one back)."""
+        for effect in (view.effect_x, view.effect_y):
+            if effect is not None:
+                effect.velocity = 0
+                effect.overscroll = 0
+        view.scroll_to(widget, padding=0, animate=False)
+        view._update_effect_bounds()
 
     @staticmethod
     def _centre_inside(widget: Any, view: Any) -> bool:
