@@ -245,11 +245,10 @@ class Harness:
     button turning back, a list gliding) rests."""
 
     def _let_the_scroll_views_lift(self, touch: Any) -> None:
-        """A ScrollView passes a short touch's lift to what it holds 0.2 s later (scrollview.py,
-        on_scroll_stop). Those 0.2 s pass at once, as they do for the table's tap rules
-        (`_pause`): the lift still on Kivy's clock is taken off and done now, so it never lands
-        in the next tap and no test draws frames for 0.2 s of every tap; then two frames for
-        what it changed."""
+        """A ScrollView passes a short touch's lift to what it holds later, on Kivy's clock
+        (scrollview.py, on_scroll_stop: 0.2 s, the next frame in the app, kivy_fixes.py): the
+        lift still on the clock is taken off and done now, whatever its delay, so it never
+        lands in the next tap; then two frames for what it changed."""
         from kivy.clock import Clock
 
         def pending() -> list[Any]:

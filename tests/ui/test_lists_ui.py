@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .harness import Harness
-from .tour import leviathan_stops
+from .tour import go_to, leviathan_stops
 
 pytestmark = pytest.mark.ui
 
@@ -47,9 +47,7 @@ def test_an_ap_action_in_the_step_s_column_is_taken_the_frame_after_the_lift(
         tmp_path: Path) -> None:
     ui = Harness(tmp_path / "games.db")
     try:
-        for stop in leviathan_stops(ui):
-            if stop == "lw-table-actions":
-                break
+        go_to(ui, leviathan_stops, "lw-table-actions")
         app = ui.app
         active = app.game_state["active"]
         before = app.game_state["guardians"][active]["ap_left"]

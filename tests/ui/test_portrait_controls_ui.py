@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .harness import Harness
-from .tour import SIZES, glow_stops, leviathan_stops
+from .tour import SIZES, glow_stops, go_to, leviathan_stops
 
 pytestmark = pytest.mark.ui
 
@@ -42,11 +42,9 @@ def measured(tmp_path: Path, size: str, stop: str) -> list[tuple[str, float, flo
     walk, controls = CONTROLS[stop]
     ui = Harness(tmp_path / f"{size}.db", SIZES[size])
     try:
-        for name in walk(ui):
-            if name == stop:
-                return [(control.text, control.font_size, control.height)
-                        for control in controls(ui.screen)]
-        raise AssertionError(f"the tour never came to {stop}")
+        go_to(ui, walk, stop)
+        return [(control.text, control.font_size, control.height)
+                for control in controls(ui.screen)]
     finally:
         ui.close()
 

@@ -8,7 +8,7 @@ photographs each stop at 800x480 and 720x1280.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -314,6 +314,14 @@ def glow_stops(ui: Harness) -> Iterator[str]:
               "glowworms": 6, "companions": 5, "trails": 4, "reroll_tokens": 1})
     ui.frames(3)
     yield "glow-result"
+
+
+def go_to(ui: Harness, tour: Callable[[Harness], Iterator[str]], stop: str) -> None:
+    """Walk `tour` (one of the tours above) as far as its stop named `stop`, and stay there."""
+    for name in tour(ui):
+        if name == stop:
+            return
+    raise AssertionError(f"the tour never came to {stop}")
 
 
 def _play_to(ui: Harness, step: str, round_number: int, fear_per_round: int = 0) -> None:
