@@ -5,21 +5,40 @@ Each is for every screen of every game, so it lives here rather than in one game
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.core.text.markup import MarkupLabel
+from kivy.graphics.context import get_context
+from kivy.lang import builder
 from kivy.uix import scrollview
+from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
+from kivy.utils import get_hex_from_color
 
 LIFT_DELAY_S = 0.2
 """Kivy's ScrollView passes a short touch's lift to what it holds this long after the finger
 left (scrollview.py, on_scroll_stop)."""
 
 
+LABEL_TEXTURES_BUDGET_BYTES = 3 * 1024 * 1024
+"""Room for the textures of label texts drawn before (each takes width × height × 4 bytes, and
+the GL driver about as much again): a table's buttons, titles and figures in every step of a
+round."""
+LABEL_TEXTURE_LARGEST_BYTES = 128 * 1024
+"""A texture larger than this (a long prompt, a rules entry) is not kept: such texts seldom
+come back soon, and a few would fill the room."""
+
+
 def apply() -> None:
     _one_bar_colour_binding_per_scroll_view()
     _a_tap_in_a_list_acts_when_the_finger_lifts()
+    _labels_show_again_what_they_drew_before()
+    _kv_rules_run_without_tracing()
 
 
 def _one_bar_colour_binding_per_scroll_view() -> None:
@@ -65,3 +84,158 @@ def _a_tap_in_a_list_acts_when_the_finger_lifts() -> None:
     if getattr(scrollview.Clock, "lifts_at_once", False):
         return
     scrollview.Clock = _ClockLiftingAtOnce()
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """What a label's rendering gave: the texture, and what Kivy's Label takes from it."""
+
+    texture: Any
+    is_shortened: bool
+    refs: dict[str, Any]
+    anchors: dict[str, Any]
+
+
+class LabelTextures:
+    """Textures of label texts drawn before, by everything that decides their pixels, the
+    least recently shown given up first once they take more than `budget_bytes` (none larger
+    than `largest_bytes`)."""
+
+    def __init__(self, budget_bytes: int, largest_bytes: int) -> None:
+        self.budget_bytes = budget_bytes
+        self.largest_bytes = largest_bytes
+        self.bytes = 0
+        self.hits = self.misses = 0
+        self._drawn: OrderedDict[Hashable, _Drawn] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._drawn)
+
+    def get(self, key: Hashable) -> _Drawn | None:
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._drawn.move_to_end(key)
+        return drawn
+
+    def keep(self, key: Hashable, drawn: _Drawn) -> None:
+        width, height = drawn.texture.size
+        if key in self._drawn or width * height * 4 > self.largest_bytes:
+            return
+        self._drawn[key] = drawn
+        self.bytes += width * height * 4
+        while self.bytes > self.budget_bytes and len(self._drawn) > 1:
+            _key, old = self._drawn.popitem(last=False)
+            self.bytes -= old.texture.width * old.texture.height * 4
+
+    def clear(self, *_args: Any) -> None:
+        self._drawn.clear()
+        self.bytes = 0
+
+
+label_textures = LabelTextures(LABEL_TEXTURES_BUDGET_BYTES, LABEL_TEXTURE_LARGEST_BYTES)
+"""Every label's textures (one store for the app: two labels saying the same share one)."""
+
+_NOT_PIXELS = frozenset({"text", "font_name_r", "text_size"})
+"""Options of Kivy's core label that do not decide the pixels: `text` and `text_size` are
+copies of what it draws from (its `text` and `usersize`), `font_name_r` is found from
+`font_name`."""
+
+
+def _hashable(value: Any) -> Hashable:
+    if isinstance(value, list):  # colours, padding, text sizes (Kivy's ObservableLists)
+        return tuple(value)
+    if isinstance(value, dict):
+        return tuple(sorted(value.items()))
+    return value  # type: ignore[no-any-return]
+
+
+def _texture_key(label: Any, text: str) -> Hashable:
+    core = label._label
+    options = tuple((name, _hashable(value)) for name, value in sorted(core.options.items())
+                    if name not in _NOT_PIXELS)
+    return type(core), text, tuple(core.usersize), options
+
+
+def _drawn_text(label: Any) -> str:
+    """The text Kivy's Label gives its core label to draw (markup: in the label's colour)."""
+    core = label._label
+    if type(core) is not MarkupLabel:
+        return str(core.text)
+    text = label.text.strip() if label.halign == "justify" or label.strip else label.text
+    colour = label.disabled_color if label.disabled else label.color
+    return f"[color={get_hex_from_color(colour)}]{text}[/color]"
+
+
+def _fill_then_keep(core: Any, key: Hashable, drawn: _Drawn, texture: Any) -> None:
+    """Kivy fills a label's texture when it is first drawn; only then is it worth keeping."""
+    core._texture_fill(texture)
+    label_textures.keep(key, drawn)
+
+
+def _labels_show_again_what_they_drew_before() -> None:
+    """Kivy renders a label's text again whenever any of its properties changes, also back to
+    what it was a moment ago: a button pressed and released, Redo greyed and back, a step's
+    prompt and buttons coming round again next round. On a Pi each render is a good part of a
+    tap's frame. A label whose text, font, size, colour and box come back shows the texture it
+    drew then."""
+    original = Label.texture_update
+    if getattr(original, "shows_again", False):
+        return
+
+    def texture_update(self: Any, *args: Any) -> None:
+        core = self._label
+        empty = not core.text or ((self.halign == "justify" or self.strip)
+                                  and not core.text.strip())
+        if empty:
+            original(self, *args)
+            return
+        markup = type(core) is MarkupLabel
+        key = _texture_key(self, _drawn_text(self))
+        drawn = label_textures.get(key)
+        if drawn is not None:
+            self.texture = drawn.texture
+            self.texture_size = list(drawn.texture.size)
+            self.is_shortened = drawn.is_shortened
+            if markup:
+                self.refs, self.anchors = drawn.refs, drawn.anchors
+            return
+        # A texture of its own: Kivy would fill the one it drew before, if of the same size,
+        # and that one may be kept for another label.
+        core.texture = None
+        original(self, *args)
+        texture = self.texture
+        if texture is None or texture is core.texture_1px:
+            return
+        drawn = _Drawn(texture, bool(self.is_shortened), self.refs if markup else {},
+                       self.anchors if markup else {})
+        if markup:  # Kivy's Label has filled it already, for the references
+            label_textures.keep(key, drawn)
+        else:
+            texture.ask_update(partial(_fill_then_keep, core, key, drawn))
+
+    texture_update.shows_again = True  # type: ignore[attr-defined]
+    Label.texture_update = texture_update
+    # A lost GL context (not on the Pi's SDL2 window, but Kivy allows for it) empties every
+    # texture; Kivy refills the labels' own, not the ones kept here.
+    get_context().add_reload_observer(label_textures.clear, before=True)
+
+
+def _kv_rule(args: tuple[Any, ...], _instance: Any, _value: Any) -> None:
+    """Kivy's `call_fn` without its trace lines (see below)."""
+    element, key, value, rule, idmap = args
+    rule.count += 1
+    setattr(element, key, eval(value, idmap))  # noqa: S307  (the kv rule's compiled expression)
+
+
+def _kv_rules_run_without_tracing() -> None:
+    """Every kv expression a property change sets off (a label that moved, a colour that
+    follows a state) goes through Kivy's `call_fn`, which formats two trace lines, the
+    widget's and the code's reprs included, before the logger drops them: half its cost, a
+    few hundred times in a tap. Kivy binds its rules to whatever `call_fn` is when a widget
+    is built, so this must come before the first widget."""
+    if builder.call_fn is _kv_rule:
+        return
+    builder.call_fn = _kv_rule
