@@ -95,6 +95,12 @@ class _Drawn:
     refs: dict[str, Any]
     anchors: dict[str, Any]
 
+    @property
+    def bytes(self) -> int:
+        """What its pixels take (RGBA, a byte each)."""
+        width, height = self.texture.size
+        return int(width * height * 4)
+
 
 class LabelTextures:
     """Textures of label texts drawn before, by everything that decides their pixels, the
@@ -121,14 +127,13 @@ class LabelTextures:
         return drawn
 
     def keep(self, key: Hashable, drawn: _Drawn) -> None:
-        width, height = drawn.texture.size
-        if key in self._drawn or width * height * 4 > self.largest_bytes:
+        if key in self._drawn or drawn.bytes > self.largest_bytes:
             return
         self._drawn[key] = drawn
-        self.bytes += width * height * 4
+        self.bytes += drawn.bytes
         while self.bytes > self.budget_bytes and len(self._drawn) > 1:
             _key, old = self._drawn.popitem(last=False)
-            self.bytes -= old.texture.width * old.texture.height * 4
+            self.bytes -= old.bytes
 
     def clear(self, *_args: Any) -> None:
         self._drawn.clear()
