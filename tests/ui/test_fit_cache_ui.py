@@ -60,3 +60,15 @@ def test_the_fits_remembered_are_bounded(ui: Harness, monkeypatch: pytest.Monkey
         label.text = f"Round {number}: tap Done"
         label._fit()
     assert len(widgets._fits) <= 20
+
+
+def test_a_fitted_text_shows_every_word_in_its_box(ui: Harness) -> None:
+    # Glow's portrait area button: measured without a height it took three lines and fitted,
+    # but drawn in its box Kivy left the third out ("dice not" and nothing after).
+    text = "Area 1: recruit\ndice not entered · 0 trails"
+    label = a_label(ui, text=text, size=(137.6, 78), padding=(4, 2), base_font_size=21,
+                    min_font_size=11, halign="center", valign="middle")
+    ui.frames(2)
+    drawn = " ".join(word.text for line in label._label._cached_lines for word in line.words)
+    assert drawn.split() == text.split(), f"drawn: {drawn!r}"
+    assert label.fits() and label.font_size < 21
