@@ -105,12 +105,13 @@ class FitText:
         label: Any = self
         if label.markup or label.texture_size[1] <= room - label.font_size * 1.5:
             return False  # (markup's tags are not drawn; clearly short text keeps its lines)
+        # Laid out, not rendered: no texture, and none shown again from the kept ones (whose
+        # lines would be another text's)
         label.text_size = (width, max(room, 1))
-        label.texture_update()
+        label._label.render()
         drawn = sum(len(word.text.replace(" ", "")) for line in label._label._cached_lines
                     for word in line.words)
         label.text_size = (width, None)
-        label.texture_update()
         return drawn < len("".join(label.text.split()))
 
     def _breaks_a_word(self, width: float) -> bool:
