@@ -54,7 +54,13 @@ class HomeScreen(Screen):
     """A line for the players: a damaged database moved aside, …"""
 
     def on_kv_post(self, *_args: Any) -> None:
-        app().bind(game_state=lambda *_: self.refresh())
+        app().bind(game_state=self._game_changed)
+
+    def _game_changed(self, *_args: Any) -> None:
+        # Off the window (a table is shown) every tap would draw the resume button's words
+        # anew for nothing: entering refreshes it.
+        if self.parent is not None:
+            self.refresh()
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()

@@ -658,7 +658,7 @@ class GlowTableScreen(KitTable):
             for cell in self._areas:
                 cell.count = 0
         areas = state["areas"]
-        for cell in self._areas:
+        for cell in self._areas if mode else ():  # a hidden row is filled when it comes back
             area = areas[cell.area - 1] if cell.area <= len(areas) else None
             cell.mode = mode
             cell.has_companion = bool(area and area["companion"])

@@ -438,7 +438,7 @@ class TableScreen(KitTable):
                   "deck": _("Invader deck")}
         lines = {"fear": glance.fear_details, "blight": glance.blight_details,
                  "deck": glance.deck_details}[panel]
-        DetailsPopup(title=titles[panel], text="\n\n".join(lines)).open()
+        DetailsPopup.kept(title=titles[panel], text="\n\n".join(lines)).open()
 
 
 class GameMenu(TableMenu):
