@@ -60,10 +60,29 @@ class FitText:
 
     def __init__(self, **kwargs: Any) -> None:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
+        self._texture_waits = False
         super().__init__(**kwargs)
         self.bind(size=self._fit_trigger, text=self._fit_trigger,  # type: ignore[attr-defined]
                   base_font_size=self._fit_trigger, padding=self._fit_trigger)
         self._fit_trigger()
+
+    def texture_update(self, *args: Any) -> None:
+        """Kivy draws a changed text in the same frame as the fit, and first: at the font size
+        of the text before, for nothing. Drawn once, after the fit."""
+        if self._fit_trigger.is_triggered:
+            self._texture_waits = True
+            return
+        label: Any = self
+        box_height = label.text_size[1]
+        if box_height is not None and 0 < box_height <= 1 and label.text.strip() and not (
+                label.markup or label.shorten):
+            # A closed row's button (the banner's OK): Kivy would lay the words out to
+            # draw its one-pixel texture, again each time the row closes
+            label.texture = label._label.texture_1px
+            label.texture_size = [1, 1]
+            label.is_shortened = False
+            return
+        super().texture_update(*args)  # type: ignore[misc]
 
     def _fit(self, *_: Any) -> None:
         label: Any = self
@@ -82,6 +101,9 @@ class FitText:
         label.font_size, self.needed_height, self.needed_width = _fits[key]
         # Now give the text the whole box, so valign places it.
         label.text_size = (width, max(room, 1))
+        if self._texture_waits:
+            self._texture_waits = False
+            label._trigger_texture()
 
     def _measure(self, width: float, room: float) -> tuple[float, float, float]:
         """Render the text smaller until it fits: (font size, needed height, needed width)."""
@@ -396,6 +418,12 @@ class CardPicker(InstantPopup):
         grid.clear_widgets()
         for button in listed:
             grid.add_widget(button)
+        # Widths now, down to the buttons' labels, before their words are drawn: laid out in
+        # the next frame, each would draw them twice, at the last picker's column width and
+        # then at this one's.
+        grid.do_layout()
+        for button in listed:
+            button.do_layout()
 
     def shown(self) -> list[str]:
         """The ids that can be tapped now, the pinned one first."""

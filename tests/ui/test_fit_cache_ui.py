@@ -72,3 +72,49 @@ def test_a_fitted_text_shows_every_word_in_its_box(ui: Harness) -> None:
     drawn = " ".join(word.text for line in label._label._cached_lines for word in line.words)
     assert drawn.split() == text.split(), f"drawn: {drawn!r}"
     assert label.fits() and label.font_size < 21
+
+
+def counting_layouts(label: Any) -> list[tuple[float, tuple[Any, ...]]]:
+    """Each time Kivy lays out and draws the label's text: (font size, box)."""
+    drawn: list[tuple[float, tuple[Any, ...]]] = []
+    core = label._label
+    original = core.refresh
+
+    def refresh() -> None:
+        drawn.append((label.font_size, tuple(label.text_size)))
+        original()
+
+    core.refresh = refresh
+    return drawn
+
+
+def test_a_changed_text_is_drawn_once_at_its_fitted_size(ui: Harness) -> None:
+    # Kivy's own redraw of a changed text comes before the fit in the frame: it drew the new
+    # words at the old text's font size, for nothing.
+    label = a_label(ui, text="Done", size=(220, 60), base_font_size=24, min_font_size=8)
+    assert label.font_size == 24
+    drawn = counting_layouts(label)
+    label.text = PROMPT + " Once."  # no texture kept for it: drawn afresh
+    ui.frames(2)
+    assert label.font_size < 24 and label.fits()
+    in_the_box = [layout for layout in drawn if layout[1][1] is not None]  # (not measures)
+    assert in_the_box == [(label.font_size, tuple(label.text_size))], drawn
+
+
+def test_a_text_in_a_box_of_no_height_is_not_laid_out_in_it(ui: Harness) -> None:
+    # The banner's OK closed with its row: Kivy's texture for a box one pixel high is its
+    # one-pixel one, whatever the words; laying them out each time the row closed was waste.
+    # (Measuring it is remembered as every fit is.)
+    from kivy.uix.label import Label
+
+    label = a_label(ui, text="OK", size=(64, 52))
+    drawn = counting_layouts(label)
+    label.height = 0
+    ui.frames(2)
+    assert [layout for layout in drawn if layout[1][1] is not None] == []
+    kivys = Label(text="OK", text_size=label.text_size)
+    kivys.texture_update()
+    assert label.texture is kivys.texture and label.texture_size == kivys.texture_size == [1, 1]
+    label.height = 52  # opened again: drawn in full
+    ui.frames(2)
+    assert label.texture_size[0] > 1 and label.texture_size[1] > 1

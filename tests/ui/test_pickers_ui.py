@@ -152,6 +152,41 @@ def test_a_picker_opened_again_is_the_same_popup_with_nothing_left_of_its_last_o
         ("C", "", False), ("A2", "", False)]
 
 
+def test_a_picker_refilled_with_other_columns_draws_each_name_once_at_its_new_width(
+        ui: Harness) -> None:
+    """A kept picker is laid out for its new columns before its buttons' words are drawn: in
+    the frame after, Leviathan's threat cards were drawn first at the strike picker's width."""
+    from companion.ui.widgets import CardPicker
+
+    choices = [{"value": f"card-{n}", "text": f"Threat card {n} ({n * 7})",
+                "detail": f"wild side {n}"} for n in range(1, 6)]
+    wide = CardPicker.kept(title="Three", columns=3)
+    wide.fill(choices[:3])
+    wide.open()
+    ui.frames(2)
+    put_popups_away(ui)
+    narrow = CardPicker.kept(title="Five", columns=5)
+    assert narrow is wide
+    widths: dict[str, list[float]] = {}
+    for button in narrow._pool:
+        core = button.ids.name._label
+        original = core.refresh
+
+        def refresh(label: Any = button.ids.name, original: Any = original) -> None:
+            widths.setdefault(label.text, []).append(label.text_size[0])
+            original()
+
+        core.refresh = refresh
+    narrow.fill([{**choice, "text": f"{choice['text']}, again"} for choice in choices])
+    narrow.open()
+    ui.frames(3)
+    final = {button.text: button.ids.name.text_size[0] for button in narrow._buttons}
+    assert widths and set(widths) <= set(final)
+    for text, drawn in widths.items():
+        assert all(width == final[text] for width in drawn), (text, drawn, final[text])
+    ui.pick("card-5")
+
+
 def test_the_ap_card_panel_opened_again_shows_no_protection_of_the_last_card(
         ui: Harness) -> None:
     from companion.games.leviathan_wilds.ui.table import ApCardPanel

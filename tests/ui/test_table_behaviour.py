@@ -255,6 +255,7 @@ def test_tapping_the_fear_and_blight_panels_shows_their_sentences(ui: Harness) -
     ui.tap(popup.ids.close)
     assert ui.popup() is None
     ui.tap_id("blight")
+    assert ui.popup() is popup and popup.title == "Blight"  # kept and refilled, not rebuilt
     text = ui.popup().ids.details.text
     assert "Healthy Island" in text and f"On the card: {ui.state['blight']['on_card']}" in text
     ui.tap(ui.popup().ids.close)
@@ -276,3 +277,26 @@ def test_the_blight_card_turns_to_the_warning_colour_with_one_player_s_worth_lef
     colours = [instruction.rgba for instruction in tile.canvas.before.children
                if hasattr(instruction, "rgba")]
     assert ui.app.colours["danger"] in colours
+
+
+def test_home_s_resume_button_follows_the_game_without_being_redrawn_behind_the_table(
+        ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.ui.screens import HomeScreen
+
+    start(ui)
+    home = ui.app.screens.get_screen("home")
+    refreshed: list[str] = []
+    original = HomeScreen.refresh
+    monkeypatch.setattr(HomeScreen, "refresh",
+                        lambda self: (refreshed.append(ui.app.screens.current), original(self)))
+    for _ in range(3):
+        ui.tap_id("done")
+    assert refreshed == []  # off the window: nothing to draw
+    now = ui.app.table_class(ui.state).resume_text(ui.state)
+    ui.app.show("home")
+    ui.frames(2)
+    assert refreshed and ui.app.screens.current == "home"
+    assert now.startswith("Resume") and home.resume_text == now  # the game as it is now
+    ui.app.send({"cmd": "next", "step": ui.state["step"]})  # a script plays on: Home follows
+    ui.frames(2)
+    assert home.resume_text == ui.app.table_class(ui.state).resume_text(ui.state) != now
