@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -300,3 +301,46 @@ def test_home_s_resume_button_follows_the_game_without_being_redrawn_behind_the_
     ui.app.send({"cmd": "next", "step": ui.state["step"]})  # a script plays on: Home follows
     ui.frames(2)
     assert home.resume_text == ui.app.table_class(ui.state).resume_text(ui.state) != now
+
+
+def test_the_fear_track_draws_the_pool_filled_and_the_rest_hollow_redrawing_only_changes(
+        ui: Harness) -> None:
+    from kivy.graphics import Color, Ellipse, Line
+
+    from companion.games.spirit_island.ui.widgets import FearTrack
+
+    track = FearTrack(size_hint=(None, None), size=(200, 60), total=8, pool=8,
+                      colour=[1, 1, 1, 1], spent_colour=[0.5, 0.5, 0.5, 1])
+    ui.frames(2)
+
+    def shapes() -> list[Any]:
+        return [instruction for group in track.canvas.children
+                for instruction in group.children if isinstance(instruction, Ellipse | Line)]
+
+    def colours() -> list[list[float]]:
+        return [list(instruction.rgba) for group in track.canvas.children
+                for instruction in group.children if isinstance(instruction, Color)]
+
+    assert [type(shape) for shape in shapes()] == [Ellipse] * 8
+    before = shapes()
+    track.pool = 5  # three fear generated
+    ui.frames(2)
+    after = shapes()
+    assert [type(shape) for shape in after] == [Ellipse] * 5 + [Line] * 3
+    assert after[:5] == before[:5]  # the markers still in the pool were not drawn again
+    assert colours() == [[1, 1, 1, 1]] * 5 + [[0.5, 0.5, 0.5, 1]] * 3
+    track.spent_colour = [1, 0, 0, 1]  # another theme
+    ui.frames(2)
+    assert colours() == [[1, 1, 1, 1]] * 5 + [[1, 0, 0, 1]] * 3
+    track.size = (90, 90)  # a portrait screen: placed anew, inside the track
+    ui.frames(2)
+    assert [type(shape) for shape in shapes()] == [Ellipse] * 5 + [Line] * 3
+    for shape in shapes()[:5]:
+        corners = [*shape.pos, *(a + b for a, b in zip(shape.pos, shape.size, strict=True))]
+        assert all(0 <= value <= 90 for value in corners), corners
+    track.total, track.pool = 12, 12  # the pool grows
+    ui.frames(2)
+    assert [type(shape) for shape in shapes()] == [Ellipse] * 12
+    track.total = 0
+    ui.frames(2)
+    assert shapes() == []

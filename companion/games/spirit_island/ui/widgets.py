@@ -12,7 +12,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -160,32 +160,50 @@ class FearTrack(Widget):
 
     def __init__(self, **kwargs: Any) -> None:
         self._draw_trigger = Clock.create_trigger(self._draw, -1)
+        self._laid_out: tuple[Any, ...] = ()
+        self._markers: list[tuple[InstructionGroup, tuple[float, float, float]]] = []
+        self._looks: list[tuple[Any, ...]] = []
         super().__init__(**kwargs)
         self.bind(pos=self._draw_trigger, size=self._draw_trigger, pool=self._draw_trigger,
                   total=self._draw_trigger, colour=self._draw_trigger,
                   spent_colour=self._draw_trigger)
+        self._draw_trigger()  # as built, before anything changes
 
     def _draw(self, *_: Any) -> None:
-        self.canvas.clear()
+        """Markers are placed when the track's size or the pool's size changes; a fear
+        generated or taken back redraws only the markers that changed (a hollow one is a
+        line, which Kivy computes point by point)."""
         total = int(self.total)
-        if total <= 0:
-            return
-        columns, cell = grid_for(total, self.width, self.height)
-        rows = math.ceil(total / columns)
-        size = cell * 0.78
-        top = self.center_y + rows * cell / 2
-        left = self.center_x - columns * cell / 2
-        with self.canvas:
+        laid_out = (tuple(self.pos), tuple(self.size), total)
+        if laid_out != self._laid_out:
+            self._laid_out = laid_out
+            self.canvas.clear()
+            self._markers, self._looks = [], []
+            if total <= 0:
+                return
+            columns, cell = grid_for(total, self.width, self.height)
+            rows = math.ceil(total / columns)
+            size = cell * 0.78
+            top = self.center_y + rows * cell / 2
+            left = self.center_x - columns * cell / 2
             for index in range(total):
                 row, column = divmod(index, columns)
                 x = left + column * cell + (cell - size) / 2
                 y = top - (row + 1) * cell + (cell - size) / 2
-                if index < self.pool:
-                    Color(*self.colour)
-                    Ellipse(pos=(x, y), size=(size, size))
-                else:
-                    Color(*self.spent_colour)
-                    Line(ellipse=(x, y, size, size), width=max(1.0, size / 12))
+                group = InstructionGroup()
+                self.canvas.add(group)
+                self._markers.append((group, (x, y, size)))
+                self._looks.append(())
+        for index, (group, (x, y, size)) in enumerate(self._markers):
+            in_pool = index < self.pool
+            look = (in_pool, tuple(self.colour if in_pool else self.spent_colour))
+            if look == self._looks[index]:
+                continue
+            self._looks[index] = look
+            group.clear()
+            group.add(Color(*look[1]))
+            group.add(Ellipse(pos=(x, y), size=(size, size)) if in_pool
+                      else Line(ellipse=(x, y, size, size), width=max(1.0, size / 12)))
 
 
 class CardShapes(Widget):
