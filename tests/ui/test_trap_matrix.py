@@ -4,6 +4,8 @@ inherits them without a line of its own."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from companion import i18n
@@ -97,3 +99,40 @@ def test_the_menu_opens_and_leads_home_with_the_game_kept(game_id: str, ui: Harn
                 if getattr(widget, "text", "") == "Home (the game is kept)"))
     assert ui.popup() is None and ui.screen.name == "home"
     assert where(ui.state) == kept and ui.widget("resume").opacity > 0
+
+
+def see_through_wide_lines(root: Any) -> list[str]:
+    """Lines wider than a pixel drawn in a colour that is not opaque: Kivy draws each through a
+    stencil, which clears it over the line's whole box every frame (a unseen frame round a
+    card, a millisecond or more a tap on a Pi's screen)."""
+    from kivy.graphics import Color, Line
+
+    found = []
+    tops = root.children if root is root.get_root_window() else [root]  # (a window has no walk)
+    for widget in (widget for top in tops for widget in top.walk()):
+        canvas = widget.canvas
+        alpha = 1.0
+        for group in (getattr(canvas, "before", None), canvas, getattr(canvas, "after", None)):
+            for instruction in group.children if group is not None else ():
+                if isinstance(instruction, Color):
+                    alpha = instruction.a
+                elif isinstance(instruction, Line) and instruction.width > 1 and alpha < 1:
+                    found.append(f"{type(widget).__name__}: a {instruction.width:g} px line "
+                                 f"in alpha {alpha:g}")
+    return found
+
+
+def test_no_frame_is_drawn_see_through_on_a_table_or_in_a_picker(
+        game_id: str, ui: Harness) -> None:
+    from companion.ui.widgets import CardPicker
+
+    start_on_table(ui, game_id)
+    ui.frames(2)
+    assert see_through_wide_lines(ui.window) == []
+    picker = CardPicker.kept(title="Which?")
+    picker.fill([{"value": "a", "text": "A", "highlight": True}, {"value": "b", "text": "B"},
+                 {"value": "c", "text": "C"}])
+    picker.open()
+    ui.frames(2)
+    assert see_through_wide_lines(picker) == []
+    ui.pick("b")
