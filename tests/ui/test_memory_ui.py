@@ -112,7 +112,9 @@ def test_what_a_tap_opened_is_given_back_once_closed_though_the_app_collected_me
         assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 11})
         ui.app.show("table")
         ui.frames(3)
-        ui.tap_id("fear")  # the sentences behind the fear panel, in a popup
+        # The game's menu, a popup built for each opening (pickers and panels are kept on
+        # purpose, to be refilled)
+        ui.tap_id("menu")
         opened = ui.popup()
         assert opened is not None
         popup = weakref.ref(opened)
