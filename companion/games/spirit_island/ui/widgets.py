@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.clock import Clock
@@ -146,6 +147,30 @@ class SlotColumn(BoxLayout):
                 tile.scale = self.scale
 
 
+@dataclass
+class _FearMarker:
+    """One marker of the fear track: where it lies, and what it was last drawn as."""
+
+    group: InstructionGroup
+    x: float
+    y: float
+    size: float
+    look: tuple[Any, ...] = ()
+    """(in the pool, colour) as last drawn; () before the first drawing."""
+
+    def show(self, in_pool: bool, colour: tuple[float, ...]) -> None:
+        """Draw it filled (in the pool) or hollow (generated), unless it is so already."""
+        look = (in_pool, colour)
+        if look == self.look:
+            return
+        self.look = look
+        x, y, size = self.x, self.y, self.size
+        self.group.clear()
+        self.group.add(Color(*colour))
+        self.group.add(Ellipse(pos=(x, y), size=(size, size)) if in_pool
+                       else Line(ellipse=(x, y, size, size), width=max(1.0, size / 12)))
+
+
 class FearTrack(Widget):
     """The fear pool as markers: filled ones are still in the pool, hollow ones generated."""
 
@@ -161,8 +186,7 @@ class FearTrack(Widget):
     def __init__(self, **kwargs: Any) -> None:
         self._draw_trigger = Clock.create_trigger(self._draw, -1)
         self._laid_out: tuple[Any, ...] = ()
-        self._markers: list[tuple[InstructionGroup, tuple[float, float, float]]] = []
-        self._looks: list[tuple[Any, ...]] = []
+        self._markers: list[_FearMarker] = []
         super().__init__(**kwargs)
         self.bind(pos=self._draw_trigger, size=self._draw_trigger, pool=self._draw_trigger,
                   total=self._draw_trigger, colour=self._draw_trigger,
@@ -178,7 +202,7 @@ class FearTrack(Widget):
         if laid_out != self._laid_out:
             self._laid_out = laid_out
             self.canvas.clear()
-            self._markers, self._looks = [], []
+            self._markers = []
             if total <= 0:
                 return
             columns, cell = grid_for(total, self.width, self.height)
@@ -190,20 +214,12 @@ class FearTrack(Widget):
                 row, column = divmod(index, columns)
                 x = left + column * cell + (cell - size) / 2
                 y = top - (row + 1) * cell + (cell - size) / 2
-                group = InstructionGroup()
-                self.canvas.add(group)
-                self._markers.append((group, (x, y, size)))
-                self._looks.append(())
-        for index, (group, (x, y, size)) in enumerate(self._markers):
+                marker = _FearMarker(InstructionGroup(), x, y, size)
+                self.canvas.add(marker.group)
+                self._markers.append(marker)
+        for index, marker in enumerate(self._markers):
             in_pool = index < self.pool
-            look = (in_pool, tuple(self.colour if in_pool else self.spent_colour))
-            if look == self._looks[index]:
-                continue
-            self._looks[index] = look
-            group.clear()
-            group.add(Color(*look[1]))
-            group.add(Ellipse(pos=(x, y), size=(size, size)) if in_pool
-                      else Line(ellipse=(x, y, size, size), width=max(1.0, size / 12)))
+            marker.show(in_pool, tuple(self.colour if in_pool else self.spent_colour))
 
 
 class CardShapes(Widget):
