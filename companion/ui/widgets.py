@@ -15,6 +15,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -312,7 +313,20 @@ class ConfirmPopup(InstantPopup):
             self.when_confirmed()
 
 
-class PickerButton(ButtonBehavior, BoxLayout):
+class MarkFrame:
+    """Mixed into a tile or a button: a frame round it while `framed` (the threat that acts
+    now, the chosen guardian, the likeliest choice in a picker). Drawn over the tile's
+    children, by layouts/style.kv."""
+
+    framed = BooleanProperty(False)
+    """The frame is shown."""
+    frame_colour = ListProperty([1, 1, 1, 1])
+    """Its colour while shown."""
+    frame_width = NumericProperty(dp(3))
+    """Its width while shown, in px; the line runs this far inside the edge, halved."""
+
+
+class PickerButton(MarkFrame, ButtonBehavior, BoxLayout):
     """One choice in a card picker: the card's colour band and its name, large, and its detail
     in full below (a picker's row grows to hold it)."""
 

@@ -36,6 +36,7 @@ from companion.ui.widgets import (
     CardPicker,
     ConfirmPopup,
     InstantPopup,
+    MarkFrame,
     Stepper,
     TableMenu,
     reuse_rows,
@@ -103,7 +104,7 @@ class DayCell(Label):
     """"past", "now" or "future"."""
 
 
-class PlayerTile(BoxLayout):
+class PlayerTile(MarkFrame, BoxLayout):
     """One player's numbers at a glance, with the buttons a phase needs most."""
 
     index = NumericProperty(0)

@@ -33,7 +33,14 @@ from companion.i18n import N_, _
 from companion.ui.figures import FigureTile  # noqa: F401  (named in kv)
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, FitLabel, InstantPopup, TableMenu, reuse_rows
+from companion.ui.widgets import (
+    CardPicker,
+    FitLabel,
+    InstantPopup,
+    MarkFrame,
+    TableMenu,
+    reuse_rows,
+)
 
 CALM = "#5B3F8C"
 """A threat's calm half: the game's purple."""
@@ -58,7 +65,7 @@ def leviathan_name(state: dict[str, Any]) -> str:
     return str(state["leviathan"]["name"])
 
 
-class ThreatTile(BoxLayout):
+class ThreatTile(MarkFrame, BoxLayout):
     """One space of the threat row: face down, or its calm or wild half up."""
 
     slot = NumericProperty(1)
@@ -81,7 +88,7 @@ class ThreatTile(BoxLayout):
     """The threat card's number (1-5 of its leviathan) once the players named it."""
 
 
-class GuardianTile(ButtonBehavior, BoxLayout):
+class GuardianTile(MarkFrame, ButtonBehavior, BoxLayout):
     """One guardian's numbers; a tap chooses the guardian the quick buttons act on."""
 
     index = NumericProperty(0)
