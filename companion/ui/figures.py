@@ -43,9 +43,14 @@ def glance(width: float, height: float) -> float:
     return float(max(1.0, min(long_side / dp(800), short_side / dp(480))))
 
 
+def growth(text_scale: float) -> float:
+    """How much larger than at the normal text the figures are drawn at the app's text size."""
+    return max(1.0, min(text_scale, MOST_GROWTH))
+
+
 def key_font(scale: float, text_scale: float) -> float:
     """A key figure's font size at a window `glance` of `scale` and the app's text size."""
-    return KEY_DIGITS / DIGIT_SHARE * scale * max(1.0, min(text_scale, MOST_GROWTH))
+    return KEY_DIGITS / DIGIT_SHARE * scale * growth(text_scale)
 
 
 class FigureSizes(EventDispatcher):
@@ -85,10 +90,9 @@ class FigureSizes(EventDispatcher):
             # these sizes must not run: they read the app too. The next app's `follow` sets them.
             return
         text_scale = float(getattr(self._app, "text_scale", 1.0) or 1.0)
-        growth = max(1.0, min(text_scale, MOST_GROWTH))
         self.scale = glance(*Window.size)
         self.key = key_font(self.scale, text_scale)
-        self.small = SMALL_DIGITS / DIGIT_SHARE * self.scale * growth
+        self.small = SMALL_DIGITS / DIGIT_SHARE * self.scale * growth(text_scale)
         self.label = LABEL_FONT * self.scale * max(1.0, min(text_scale, 1.2))
 
 

@@ -54,8 +54,13 @@ class FitText:
     """The size the text has when there is room; the kv binds it to the chosen text size."""
     min_font_size = NumericProperty(11)
     """The smallest size the text shrinks to."""
+    overhang = NumericProperty(0)
+    """How far, as a share of the font size, the text's lines may stand out above and below
+    its box: a line is as high as the font's tallest accent and deepest descender, and a
+    figure's digits have neither (the digits of a 0.94-row font still lie inside the row)."""
     needed_height = NumericProperty(0)
-    """The height the text takes at the font size chosen (the layout test compares it)."""
+    """The height the text takes at the font size chosen, less what may stand out (the
+    layout test compares it)."""
     needed_width = NumericProperty(0)
     """The width of its widest line (a word longer than the box cannot wrap)."""
 
@@ -64,7 +69,8 @@ class FitText:
         self._texture_waits = False
         super().__init__(**kwargs)
         self.bind(size=self._fit_trigger, text=self._fit_trigger,  # type: ignore[attr-defined]
-                  base_font_size=self._fit_trigger, padding=self._fit_trigger)
+                  base_font_size=self._fit_trigger, padding=self._fit_trigger,
+                  overhang=self._fit_trigger)
         self._fit_trigger()
 
     def texture_update(self, *args: Any) -> None:
@@ -92,7 +98,8 @@ class FitText:
         key = (label.text, width, room, tuple(label.padding), self.base_font_size,
                self.min_font_size, label.font_name, label.bold, label.italic, label.markup,
                label.line_height, label.font_blended, label.font_hinting, label.max_lines,
-               label.shorten, label.strip, label.outline_width, label.font_features)
+               label.shorten, label.strip, label.outline_width, label.font_features,
+               self.overhang)
         if key in _fits:  # measured before: the label renders once, in the frame
             _fits.move_to_end(key)
         else:
@@ -100,8 +107,8 @@ class FitText:
             while len(_fits) > FIT_CACHE_SIZE:
                 _fits.popitem(last=False)
         label.font_size, self.needed_height, self.needed_width = _fits[key]
-        # Now give the text the whole box, so valign places it.
-        label.text_size = (width, max(room, 1))
+        # Now give the text the whole box, and what may stand out, so valign places it.
+        label.text_size = (width, max(room + 2 * self.overhang * label.font_size, 1))
         if self._texture_waits:
             self._texture_waits = False
             label._trigger_texture()
@@ -112,13 +119,18 @@ class FitText:
         label.text_size = (width, None)  # measure the wrapped text's natural size
         label.font_size = self.base_font_size
         label.texture_update()
-        while (label.texture_size[1] > room or label.texture_size[0] > width + 1
-               or self._breaks_a_word(width) or self._box_drops_a_line(width, room)) \
+        while (label.texture_size[1] > self._room(room) or label.texture_size[0] > width + 1
+               or self._breaks_a_word(width) or self._box_drops_a_line(width, self._room(room))) \
                 and label.font_size > self.min_font_size:
             label.font_size = max(self.min_font_size, label.font_size * 0.9)
             label.texture_update()
-        return (label.font_size, label.texture_size[1] + 2 * label.padding[1],
-                label.texture_size[0] + 2 * label.padding[0])
+        return (label.font_size, label.texture_size[1] - (self._room(room) - room)
+                + 2 * label.padding[1], label.texture_size[0] + 2 * label.padding[0])
+
+    def _room(self, room: float) -> float:
+        """The box's height for the text's lines, with what may stand out at the font size."""
+        label: Any = self
+        return room + 2 * self.overhang * label.font_size
 
     def _box_drops_a_line(self, width: float, room: float) -> bool:
         """Text measured as fitting, to within a line, loses its last line when drawn in the box:

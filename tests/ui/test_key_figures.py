@@ -34,14 +34,6 @@ LARGEST_GROWTH = 1.15
 CASES = [(size, "normal", "English") for size in SIZES] + [
     ("800x480", "largest", language) for language in ("English", "Deutsch", "Français")]
 
-NO_ROOM_TO_GROW = {
-    "spirit-island": "on the 800x480 Invader Board, larger figures would push the invader "
-                     "cards under their 64 px (tests/ui/test_layout.py); the board's layout "
-                     "must change first"}
-"""Games whose key figures keep their size at the largest text, and why (still at least
-KEY_FIGURE high and never cut off: only the growth is excused)."""
-
-
 def inked(label: Any) -> tuple[list[int], list[int], int]:
     """The rows and the columns of the label's drawn text that hold ink (any alpha above a
     quarter), and the texture's width."""
@@ -128,8 +120,6 @@ def test_every_key_figure_reads_at_arm_s_length(game_id: str, size: str, text_si
         grown = least * LARGEST_GROWTH
         not_grown = [f"{text!r} is {height} px high at the largest text (least {grown:.0f})"
                      for text, height in heights if height < grown - 0.5]
-        if not_grown and game_id in NO_ROOM_TO_GROW:
-            pytest.xfail(NO_ROOM_TO_GROW[game_id])
         assert not not_grown, "\n".join(not_grown)
 
 

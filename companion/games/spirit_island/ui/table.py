@@ -25,7 +25,7 @@ from kivy.properties import (
 
 from companion import i18n
 from companion.i18n import N_, _
-from companion.ui.figures import key_font
+from companion.ui.figures import growth, key_font
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
@@ -103,6 +103,9 @@ class TableScreen(KitTable):
     figure = NumericProperty(72)
     """The height of the board's numbers' row: 72 px at 800x480 (digits 42 px high), scaled
     with `glance`."""
+    figure_growth = NumericProperty(1.0)
+    """How much larger the board's numbers' digits are drawn, in the same rows, at the larger
+    text sizes."""
     label = NumericProperty(15)
     """The size of the words beside the board's numbers: 15 px at 800x480 and normal text,
     scaled with `glance`; the largest text sizes grow it only so far (the cards win)."""
@@ -236,9 +239,11 @@ class TableScreen(KitTable):
         super().on_size()  # the kit's `glance`: how much larger than the 800x480 panel
         text_scale = app().text_scale if app() else 1.0
         # The board's key figures are figure tiles' key figures: their digits 40 px or more
-        # at 800x480 (a Figure's font is 0.82 of its row). They do not grow with the text:
-        # on the 800x480 board the invader cards would fall under their 64 px.
+        # at 800x480 (a Figure's font is 0.82 of its row). Their rows do not grow with the
+        # text, only their digits: on the 800x480 board the invader cards would fall under
+        # their 64 px.
         self.figure = key_font(self.glance, 1.0) / 0.82
+        self.figure_growth = growth(text_scale)
         self.label = sp(15) * min(text_scale, 1.2) * self.glance
 
     def shows(self, state: dict[str, Any]) -> bool:
