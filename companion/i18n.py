@@ -2,8 +2,8 @@
 
 Each language has a few catalogues in `companion/locale/<lang>/LC_MESSAGES/`, one per template:
 `companion.po` for the shared screens, then each game's own, named in its `Game.catalogue_domains`
-and found through the games' registry (a model's prompts, reminders, setup steps and endings; its
-cards), plain text a translator edits. They are read straight into Python's
+and handed over by the games' registry as it lists them (a model's prompts, reminders, setup
+steps and endings; its cards), plain text a translator edits. They are read straight into Python's
 `gettext.NullTranslations` interface (no compiled .mo files to keep in step). English is the
 source language: a text without a translation is shown as written. Pure: no Kivy; the screens
 bind to `companion.ui.translator.tr`.
@@ -15,7 +15,7 @@ import ast
 import functools
 import gettext
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -146,12 +146,7 @@ def _po_string(literal: str) -> str:
 
 def templates() -> tuple[str, ...]:
     """Every template: the screens' first, then each game's in the registry's order."""
-    from .games.registry import GAMES  # the one way to a game; imported late, as games import us
-
-    found = [SCREENS_TEMPLATE]
-    for game in GAMES.listed():  # the listings: a language is read without the games' rules
-        found += [name for name in game.catalogue_domains if name not in found]
-    return tuple(found)
+    return (SCREENS_TEMPLATE, *_game_templates)
 
 
 def catalogue_path(lang: str, template: str = DOMAIN) -> Path:
@@ -173,6 +168,8 @@ def translations(lang: str) -> gettext.NullTranslations:
     return Catalogue(messages, plural)
 
 
+_game_templates: list[str] = []
+"""The games' templates, in the order the registry listed them."""
 _active: gettext.NullTranslations = gettext.NullTranslations()
 _active_language = "en"
 
@@ -182,6 +179,18 @@ def set_language(lang: str) -> None:
     global _active, _active_language
     lang = lang if lang in LANGUAGES else "en"
     _active, _active_language = translations(lang), lang
+
+
+def add_templates(names: Iterable[str]) -> None:
+    """Read these templates' catalogues too, after those known: a game's, handed over by the
+    games' registry as it lists the game (this module imports no game). The language in use
+    reads them at once."""
+    new = [name for name in names if name != SCREENS_TEMPLATE and name not in _game_templates]
+    if not new:
+        return
+    _game_templates.extend(new)
+    translations.cache_clear()
+    set_language(_active_language)
 
 
 def language() -> str:

@@ -24,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# The registry hands every game's templates to i18n as it lists the games: imported first.
+from .games.registry import GAMES
 from .i18n import LOCALE_DIR, PLURAL_SEPARATOR, SCREENS_TEMPLATE, templates
 from .resources import layouts_dir
 
@@ -132,8 +134,6 @@ GATHERED_HERE = {"game": game_messages, "cards": card_messages}
 
 def template_messages() -> dict[str, list[str]]:
     """Each template's texts; a text two would share belongs to the first."""
-    from .games.registry import GAMES
-
     # Every game's name is said on the shared screens (the history, the settings' headings).
     screens = layout_messages() | code_messages() | data_messages() | {
         game.name for game in GAMES.values()}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Iterator, MutableMapping
 
+from companion import i18n
 from companion.core.commands import shown
 from companion.core.errors import Refused
 from companion.core.game import Game, GameListing
@@ -26,8 +27,10 @@ class GameRegistry(MutableMapping[str, Game]):
     game`), as a test registers its own."""
 
     def __init__(self, listings: Iterable[GameListing]) -> None:
-        self._entries: dict[str, GameListing | Game] = {
-            listing.id: listing for listing in listings}
+        self._entries: dict[str, GameListing | Game] = {}
+        for listing in listings:
+            self._entries[listing.id] = listing
+            i18n.add_templates(listing.catalogue_domains)  # i18n finds no game on its own
 
     def __getitem__(self, game_id: str) -> Game:
         entry = self._entries[game_id]
@@ -42,6 +45,7 @@ class GameRegistry(MutableMapping[str, Game]):
 
     def __setitem__(self, game_id: str, game: Game) -> None:
         self._entries[game_id] = game
+        i18n.add_templates(game.catalogue_domains)
 
     def __delitem__(self, game_id: str) -> None:
         del self._entries[game_id]

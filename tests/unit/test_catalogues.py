@@ -23,6 +23,17 @@ PLACEHOLDER = re.compile(r"\{\w*\}")
 CATALOGUES = [(lang, template) for lang in ("de", "fr") for template in templates()]
 
 
+def test_every_games_catalogues_are_checked() -> None:
+    """i18n imports no game: the registry hands it each game's templates as it lists the games
+    (i18n_messages imports the registry, so they are known when this module is read)."""
+    from companion.games.registry import GAMES
+
+    checked = {template for _lang, template in CATALOGUES}
+    for listing in GAMES.listed():
+        assert set(listing.catalogue_domains) <= checked, listing.id
+    assert templates()[0] == "companion"
+
+
 @pytest.mark.parametrize(("lang", "template"), CATALOGUES)
 def test_every_text_has_a_translation_with_the_same_placeholders(lang: str, template: str):
     catalogue = read_po(catalogue_path(lang, template))
