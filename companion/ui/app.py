@@ -36,7 +36,7 @@ from ..i18n import N_, _
 from ..resources import layouts_dir
 from . import charts, keys, kivy_fixes, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
-from .launch import draws_on_screen, screen_rotation
+from .display import draws_on_screen, screen_rotation
 from .reader_link import ReaderLink
 from .theme import THEMES, rgba
 from .translator import tr

@@ -18,6 +18,7 @@ from typing import Any
 from ..backlight import Backlight
 from ..notify import SystemdNotifier
 from ..signals import STOP_SIGNALS
+from .display import default_rotation, draws_on_screen
 
 NO_DISPLAY = ("companion: no display found (DISPLAY and WAYLAND_DISPLAY are not set); run it "
               "on the Pi's screen, run the tests with `python3 tasks.py test`, or play "
@@ -101,14 +102,6 @@ displays do) gave no touches at all. Kivy's default config lists a probesysfs in
 and Raspberry Pi guides add a second: two entries open the panel twice and every touch counts
 double."""
 
-ROTATIONS = (0, 90, 180, 270)
-
-
-def draws_on_screen() -> bool:
-    """Whether SDL draws straight to the screen (KMS/DRM, no desktop): the appliance."""
-    return os.environ.get("SDL_VIDEODRIVER", "") == "kmsdrm"
-
-
 def configure_touch_panel(config: Any, draws_on_screen: bool) -> None:
     """Exactly one probesysfs input when drawing straight to the screen; none under a desktop
     or Xwayland, whose server hands Kivy the touches as mouse events."""
@@ -117,31 +110,6 @@ def configure_touch_panel(config: Any, draws_on_screen: bool) -> None:
             config.remove_option("input", key)
     if draws_on_screen:
         config.set("input", *TOUCH_PANEL)
-
-
-def default_rotation() -> int:
-    """The screen's rotation in degrees from COMPANION_ROTATION (the installer writes it for a
-    panel mounted the other way round); 0 when unset or not one of 0, 90, 180, 270."""
-    value = os.environ.get("COMPANION_ROTATION", "").strip()
-    try:
-        rotation = int(value) if value else 0
-    except ValueError:
-        rotation = -1
-    if rotation not in ROTATIONS:
-        logging.getLogger(__name__).warning(
-            "COMPANION_ROTATION=%r is not one of 0, 90, 180, 270; the screen is not rotated",
-            value)
-        return 0
-    return rotation
-
-
-def screen_rotation(setting: str) -> int:
-    """The rotation the setting asks for; "" (never chosen) takes the installer's default."""
-    try:
-        rotation = int(setting)
-    except ValueError:
-        return default_rotation()
-    return rotation if rotation in ROTATIONS else default_rotation()
 
 
 SAFE_START_LOG = ("the app stopped %d times in a row within %.0f s of starting; this start "

@@ -26,7 +26,7 @@ from kivy.uix.screenmanager import Screen
 
 from ..core.game import GameListing, Setting
 from ..i18n import N_, _
-from .launch import screen_rotation
+from .display import screen_rotation
 from .reader_link import line_pattern_problem
 from .widgets import FitButton, InstantPopup
 
