@@ -130,7 +130,7 @@ class FitText:
     def _room(self, room: float) -> float:
         """The box's height for the text's lines, with what may stand out at the font size."""
         label: Any = self
-        return room + 2 * self.overhang * label.font_size
+        return float(room + 2 * self.overhang * label.font_size)
 
     def _box_drops_a_line(self, width: float, room: float) -> bool:
         """Text measured as fitting, to within a line, loses its last line when drawn in the box:

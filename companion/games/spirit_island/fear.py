@@ -12,7 +12,8 @@ from .basics import Ending, Events, scenario_of, victory_condition
 from .endings import FEAR_DECK_EMPTIED, ending
 from .fear_cards import FEAR_CARDS
 from .state import GameState
-from .texts import Phrase, named_step
+from .table_words import named_step
+from .texts import Phrase
 
 
 def generate_fear(state: GameState, amount: int, events: Events,

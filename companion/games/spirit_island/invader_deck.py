@@ -24,7 +24,8 @@ from .cards import ALL_CARDS, INVADER_CARDS
 from .endings import ending
 from .scenarios import larger_surges
 from .state import ESCALATION_STEP, REVEAL_STEPS, EventTrack, GameState, InvaderTrack
-from .texts import Phrase, named_step, stage_phrase
+from .table_words import named_step
+from .texts import Phrase, stage_phrase
 
 
 def slide_cards(state: GameState, events: Events) -> GameState:

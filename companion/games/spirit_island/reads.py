@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.game import CardRead
+from companion.core.phrases import as_written
 from companion.i18n import N_
 
 # The table's next action decides, so that a read does what the big button is asking for.
-from .ui.presenter import next_action
+from .table_words import next_action
 
 
 def plan_read(kind: str, card: str, state: dict[str, Any] | None,
@@ -25,7 +26,7 @@ def plan_read(kind: str, card: str, state: dict[str, Any] | None,
         return CardRead(N_("Blight card read: {name}"), form=True)
     if state is None:
         return None
-    action = next_action(state).kind
+    action = next_action(state, as_written).kind
     if kind == "invader" and action == "reveal":
         return CardRead(N_("Card read: {name}"), {"cmd": "reveal", "card": card})
     if kind == "fear" and action == "resolve_fear":  # turned over: its effect shows until Done

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.phrases import Translate
+from companion.core.phrases import Phrase, Translate
 from companion.i18n import N_
 
 from .blight_cards import BLIGHT_CARDS
@@ -48,6 +48,12 @@ STEP_NAMES = {
     "time_passes": N_("Time passes"),
     "over": N_("Game over"),
 }
+
+
+def named_step(step: str) -> Phrase:
+    """A step's name as the table shows it ("Ravage"), for a sentence about it."""
+    return Phrase(STEP_NAMES.get(step, step.replace("_", " ")))
+
 
 BLIGHT_SIDES = {
     "healthy": N_("Healthy Island"),
@@ -230,3 +236,34 @@ def _announcement(event: dict[str, Any], state: dict[str, Any] | None,
             result=_(RESULT_NAMES.get(event["result"], event["result"])),
             detail=outcome.get("detail") or event["detail"] or event["reason"])
     return None
+
+
+@dataclass(frozen=True)
+class Action:
+    """What the one big button does now, and what it says."""
+
+    kind: str
+    """"next", "reveal", "resolve_fear", "next_blight_card", "ritual" or "end"."""
+    label: str
+
+
+def next_action(state: dict[str, Any], _: Translate) -> Action:
+    """What the one big button does at `state`, and its words in `_`'s language (the card
+    reader asks it too: a card laid on the reader does what the button asks for)."""
+    invader, fear, blight = state["invader"], state["fear"], state["blight"]
+    if state["phase"] == "over":
+        return Action("end", _("Score the game"))
+    if blight.get("awaiting_card") and blight.get("side") == "healthy":
+        return Action("next_blight_card", _("Name the blight card turned over"))
+    if blight.get("awaiting_card"):
+        return Action("next_blight_card", _("Name the next blight card"))
+    if invader["awaiting_reveal"]:
+        if state["deck_mode"] == "physical":
+            return Action("reveal", _("Name the card turned over"))
+        return Action("next", _("Turn over the card"))
+    if fear["earned"] and state["step"] == "fear":
+        if fear.get("card"):
+            return Action("resolve_fear", _("Done: card resolved"))
+        return Action("resolve_fear",
+                      _("Resolve fear card ({waiting} waiting)").format(waiting=fear["earned"]))
+    return Action("next", _("Done"))

@@ -132,10 +132,3 @@ ROMAN_STAGES = {1: "I", 2: "II", 3: "III"}
 def stage_phrase(stage: int) -> Phrase:
     return Phrase("Stage {stage}", stage=ROMAN_STAGES[stage]) if stage else Phrase(
         "a special card")
-
-
-def named_step(step: str) -> Phrase:
-    """A step's name as the table shows it ("Ravage"), for a sentence about it."""
-    from .table_words import STEP_NAMES  # imported late: the table's words import the model
-
-    return Phrase(STEP_NAMES.get(step, step.replace("_", " ")))

@@ -16,7 +16,7 @@ from companion.ui.theme import TERRAIN_COLOURS, text_colour_on
 
 from .. import table_words
 from ..cards import ALL_CARDS, TERRAIN_NAMES
-from ..table_words import BLIGHT_SIDES, PHASE_NAMES, STEP_NAMES
+from ..table_words import BLIGHT_SIDES, PHASE_NAMES, STEP_NAMES, Action
 from ..table_words import RESULT_NAMES as RESULT_NAMES  # the end screen's
 from ..table_words import ROMAN as ROMAN
 from ..table_words import Announcement as Announcement
@@ -60,15 +60,6 @@ def card_face(card_id: str) -> CardFace:
     )
     stage = _("Stage {stage}").format(stage=ROMAN[card.stage]) if card.stage else ""
     return CardFace(card.id, _(card.name), stage, chips)
-
-
-@dataclass(frozen=True)
-class Action:
-    """What the one big button does now, and what it says."""
-
-    kind: str
-    """"next", "reveal", "resolve_fear", "next_blight_card", "ritual" or "end"."""
-    label: str
 
 
 @dataclass(frozen=True)
@@ -190,23 +181,8 @@ def step_title(state: dict[str, Any]) -> str:
 
 
 def next_action(state: dict[str, Any]) -> Action:
-    invader, fear, blight = state["invader"], state["fear"], state["blight"]
-    if state["phase"] == "over":
-        return Action("end", _("Score the game"))
-    if blight.get("awaiting_card") and blight.get("side") == "healthy":
-        return Action("next_blight_card", _("Name the blight card turned over"))
-    if blight.get("awaiting_card"):
-        return Action("next_blight_card", _("Name the next blight card"))
-    if invader["awaiting_reveal"]:
-        if state["deck_mode"] == "physical":
-            return Action("reveal", _("Name the card turned over"))
-        return Action("next", _("Turn over the card"))
-    if fear["earned"] and state["step"] == "fear":
-        if fear.get("card"):
-            return Action("resolve_fear", _("Done: card resolved"))
-        return Action("resolve_fear",
-                      _("Resolve fear card ({waiting} waiting)").format(waiting=fear["earned"]))
-    return Action("next", _("Done"))
+    """What the big button does now, in the language in use."""
+    return table_words.next_action(state, _)
 
 
 def table_view(state: dict[str, Any]) -> TableView:
