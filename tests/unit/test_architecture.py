@@ -3,7 +3,10 @@
 - each game's model stays pure: no screen, serial port or database under companion/games/<game>
   (its screens, when it has some, live in its `ui` folder and are left out);
 - the core knows no game: it reaches one only through companion.games.registry;
-- no game imports another game.
+- no game imports another game;
+- no module imports itself round a circle of imports, and every import runs one way through
+  the layers: the core and i18n import no game and no screen, a game's model no screen, and the
+  store, the card reader, the rules lookup and the phones' mirror no screen.
 """
 
 from __future__ import annotations
@@ -197,3 +200,136 @@ def test_every_game_gives_its_own_history_words() -> None:
         folder = f"companion.games.{game.id.replace('-', '_')}."
         assert game.history.group is not None, game.id
         assert game.history.line.__module__.startswith(folder), game.id
+
+
+# --- circles and layers ------------------------------------------------------------------------
+
+def runtime_imports(source: str, package: str) -> set[str]:
+    """Every module a module imports when it runs, at its top or inside a function (relative
+    imports resolved), but not under `if TYPE_CHECKING:`, which only the type checker reads."""
+    names: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for branch in child.orelse:
+                    visit(branch)
+                continue
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                names.update(full_imports(ast.unparse(child), package))
+            visit(child)
+
+    visit(ast.parse(source))
+    return names
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the package and the package's modules it imports when it runs (a name
+    imported from a module counts as that module)."""
+    paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        reached = set()
+        for imported in runtime_imports(path.read_text(), package_of(path)):
+            while imported and imported not in paths:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name:
+                reached.add(imported)
+        graph[name] = reached
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other round a circle (Tarjan's strongly
+    connected components of more than one module), each sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def connect(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in sorted(graph.get(module, ())):
+            if other not in order:
+                connect(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in order:
+            connect(module)
+    return found
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    graph = import_graph()
+    assert len(graph) >= 100
+    assert circles(graph) == []
+
+
+def test_the_circle_check_would_notice_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "e"}, "e": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_the_circle_check_reads_imports_inside_functions_but_not_type_checking_ones() -> None:
+    source = ("from typing import TYPE_CHECKING\n"
+              "if TYPE_CHECKING:\n    from .app import App\n"
+              "def late():\n    from .launch import run\n")
+    assert runtime_imports(source, "companion.ui") >= {"companion.ui.launch"}
+    assert not {name for name in runtime_imports(source, "companion.ui")
+                if name.startswith("companion.ui.app")}
+
+
+def layer(module: str) -> str:
+    """The layer a module of the package belongs to."""
+    parts = module.split(".")
+    if parts[1:2] == ["games"] and "ui" in parts[3:]:
+        return "game screens"
+    if parts[1:2] == ["games"] and len(parts) > 3:
+        return "game model"
+    return {"core": "core", "i18n": "core", "ui": "screens", "store": "outer",
+            "reader": "outer", "rules": "outer", "mirror": "outer"}.get(
+                parts[1] if len(parts) > 1 else "", "other")
+
+
+NEVER_IMPORTS = {
+    "core": {"game model", "game screens", "screens", "outer", "other"},
+    "game model": {"game screens", "screens", "outer"},
+    "outer": {"screens", "game screens"},
+}
+"""What each layer may not import. The core (companion.core and i18n) imports nothing outside
+itself; a game's model imports the core and itself (no screen, no store, no reader); the
+store, the card reader, the rules lookup and the phones' mirror import no screen."""
+
+
+def layer_breaks(graph: dict[str, set[str]]) -> list[str]:
+    return [f"{module} ({layer(module)}) imports {other} ({layer(other)})"
+            for module, reached in sorted(graph.items()) for other in sorted(reached)
+            if layer(other) in NEVER_IMPORTS.get(layer(module), set())]
+
+
+def test_every_import_runs_one_way_through_the_layers() -> None:
+    assert layer_breaks(import_graph()) == []
+
+
+def test_the_layer_check_would_notice_an_import_against_the_layers() -> None:
+    graph = {"companion.games.glow.rules": {"companion.ui.theme", "companion.core.game"},
+             "companion.i18n": {"companion.games.registry"},
+             "companion.mirror.feed": {"companion.games.glow.ui.table", "companion.driver"},
+             "companion.ui.app": {"companion.store"}}
+    assert layer_breaks(graph) == [
+        "companion.games.glow.rules (game model) imports companion.ui.theme (screens)",
+        "companion.i18n (core) imports companion.games.registry (other)",
+        "companion.mirror.feed (outer) imports companion.games.glow.ui.table (game screens)"]
