@@ -8,7 +8,10 @@
                                      installed when missing) to show the suite holds on a
                                      loaded machine
     python3 tasks.py bench           set up, then print every benchmark (tests/benchmarks)
-    python3 tasks.py screenshots     set up, then photograph every screen into screenshots/
+    python3 tasks.py screenshots [--docs]
+                                     set up, then photograph every screen into screenshots/;
+                                     --docs: only each game's table at 800x480 for the README,
+                                     into docs/images/
     python3 tasks.py setup           only create or refresh the virtual environment
     python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64]
                                      put the companion's wheel and every dependency's wheel for

@@ -2,7 +2,8 @@
 Island's screens, then Leviathan Wilds' table and panels, then Glow's form, day and scoring).
 
 The layout test checks each stop at every supported size; `python3 tasks.py screenshots`
-photographs each stop at 800x480 and 720x1280.
+photographs each stop at 800x480 and 720x1280, and `python3 tasks.py screenshots --docs` only
+each game's table for the README (docs/images/).
 """
 
 from __future__ import annotations
@@ -373,16 +374,45 @@ def take_screenshots(folder: Path) -> list[Path]:
     return written
 
 
+# The README's pictures: each game's table at a busy moment mid-game, with the file it goes to.
+DOCS_PICTURES = ((stops, "table", "spirit-island-table"),
+                 (leviathan_stops, "lw-table-actions", "leviathan-wilds-table"),
+                 (glow_stops, "glow-table-pick", "glow-table"))
+
+
+def take_docs_pictures(folder: Path) -> list[Path]:
+    """Photograph each game's table at its stop in DOCS_PICTURES, at 800x480 with the normal text
+    in English; returns the files written."""
+    import tempfile
+
+    written: list[Path] = []
+    for walk, stop, name in DOCS_PICTURES:
+        with tempfile.TemporaryDirectory() as data:
+            with_text_size(Path(data), "normal")
+            harness = Harness(Path(data) / "games.db", SIZES["800x480"])
+            try:
+                go_to(harness, walk, stop)
+                written.append(harness.screenshot(folder / f"{name}.png"))
+            finally:
+                harness.close()
+    return written
+
+
 def main(argv: list[str]) -> int:
+    """`python -m tests.ui.tour [FOLDER]` photographs every stop into FOLDER (screenshots/);
+    `python -m tests.ui.tour --docs [FOLDER]` only the README's pictures (docs/images/)."""
     import tempfile
 
     from .harness import ensure_display, prepare
 
-    folder = Path(argv[0]) if argv else Path("screenshots")
+    docs = bool(argv) and argv[0] == "--docs"
+    if docs:
+        argv = argv[1:]
+    folder = Path(argv[0]) if argv else Path("docs/images" if docs else "screenshots")
     xvfb = ensure_display()
     prepare(Path(tempfile.mkdtemp(prefix="companion-kivy-")))
     try:
-        for path in take_screenshots(folder):
+        for path in (take_docs_pictures if docs else take_screenshots)(folder):
             print(path)
     finally:
         if xvfb is not None:
