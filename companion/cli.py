@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         "script",
         help="play a game headless: JSON commands on stdin, JSON answers on stdout",
         description="Reads one JSON command per line and answers each with one JSON line. "
-        "The README describes the protocol. Without --db the games live in memory only.",
+        "docs/driver.md describes the protocol. Without --db the games live in memory only.",
     )
     script.add_argument("--db", type=Path, default=None, dest="script_db",
                         help="save every acknowledged command to this SQLite file and resume "

@@ -174,7 +174,7 @@ def test_every_line_has_its_recorded_answer_and_every_refusal_says_why() -> None
                 assert step.note, f"{path.name}: {step.label()} is a refusal without a note"
 
 
-# The answers' keys the shared commands were given by name in the README's table (issues 3,
+# The answers' keys the shared commands were given by name in docs/driver.md's table (issues 3,
 # 6, 7, 14 and 18), each to be held by some accepted recorded answer of that command.
 PROMISED_ANSWERS: dict[str, list[str]] = {
     "tags": ["tags.*.uid", "tags.*.kind", "tags.*.card", "tags.*.name", "progress.invader"],
