@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.mirror.access import ALLOWED_NETWORKS
-from companion.mirror.server import Limits
+from companion.mirror.guard import Limits
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 APP = "opt/companion/current/bin/companion"

@@ -18,7 +18,8 @@ import time
 from companion.bootstrap import build_service
 from companion.driver import ScriptDriver, StateSnapshot
 from companion.mirror.feed import MirrorFeed
-from companion.mirror.server import MirrorServer, RulesLookup
+from companion.mirror.rules_lookup import RulesLookup
+from companion.mirror.server import MirrorServer
 from tests.benchmarks.bench_store import command_cycle
 
 

@@ -14,7 +14,8 @@ import pytest
 from companion.bootstrap import build_service
 from companion.driver import ScriptDriver, StateSnapshot
 from companion.mirror.feed import MirrorFeed
-from companion.mirror.server import MirrorServer, RulesLookup
+from companion.mirror.rules_lookup import RulesLookup
+from companion.mirror.server import MirrorServer
 from tests.listening import listening_ports
 
 TOKEN = "tok-en_123456"

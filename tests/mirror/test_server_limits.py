@@ -19,7 +19,8 @@ import pytest
 
 from companion.driver import StateSnapshot
 from companion.mirror.feed import MirrorFeed
-from companion.mirror.server import Limits, MirrorServer
+from companion.mirror.guard import Limits
+from companion.mirror.server import MirrorServer
 from tests.mirror.test_server import TOKEN, FakeRules, played
 
 WAIT_S = 10.0
