@@ -10,7 +10,7 @@ frame that carried it, and the reader's polling loop costs at most 2 % of one co
 card is laid.
 
 How the figures are made:
-- latency: the emulator (companion/reader/emulator.py) runs in this process on a pseudo-
+- latency: the emulator (companion/reader/emulator_pty.py) runs in this process on a pseudo-
   terminal and stamps time.perf_counter() right after it has written the last byte of each
   frame; the reader (companion/reader/serial_reader.py) runs on its own threads and the
   callback stamps the same clock when a "present" event reaches it, which is the point where
@@ -35,7 +35,7 @@ import sys
 import time
 from typing import Any
 
-from companion.reader.emulator import ReaderEmulator
+from companion.reader.emulator_pty import ReaderEmulator
 from companion.reader.serial_reader import ReaderEvent, ReaderSettings, SerialReader
 from tests.benchmarks.bench_model import machine, spread
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import serial
 
-from companion.reader.emulator import ReaderEmulator
+from companion.reader.emulator_pty import ReaderEmulator
 
 MakeEmulator = Callable[..., ReaderEmulator]
 OpenSerial = Callable[..., serial.Serial]

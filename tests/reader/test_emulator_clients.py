@@ -30,7 +30,7 @@ from pn532pi.interfaces.pn532hsu import Pn532Hsu
 from pn532pi.nfc.pn532 import Pn532
 from rdm6300 import BaseReader, CardData
 
-from companion.reader.emulator import ReaderEmulator
+from companion.reader.emulator_pty import ReaderEmulator
 
 from .conftest import MakeEmulator, OpenSerial
 

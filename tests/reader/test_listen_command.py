@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.reader.emulator import ReaderEmulator
+from companion.reader.emulator_pty import ReaderEmulator
 
 NTAG = "04497622D93881"
 

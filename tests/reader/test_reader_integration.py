@@ -11,13 +11,9 @@ from pathlib import Path
 import pytest
 import serial
 
-from companion.reader.emulator import ReaderEmulator
-from companion.reader.serial_reader import (
-    ReaderEvent,
-    ReaderSettings,
-    SerialReader,
-    describe_open_error,
-)
+from companion.reader.emulator_pty import ReaderEmulator
+from companion.reader.serial_line import describe_open_error
+from companion.reader.serial_reader import ReaderEvent, ReaderSettings, SerialReader
 
 NTAG = "04497622D93881"
 CLASSIC = "E63AE5D5"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.reader.emulator import ReaderEmulator
+from companion.reader.emulator_pty import ReaderEmulator
 
 from .harness import Harness
 from .test_whole_games_ui import assert_table_shows_state

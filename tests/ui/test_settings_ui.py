@@ -13,7 +13,7 @@ import pytest
 
 from companion import i18n
 from companion.i18n import catalogue_path, read_po
-from companion.reader.emulator import ReaderEmulator
+from companion.reader.emulator_pty import ReaderEmulator
 
 from .harness import Harness
 from .test_reader_ui import wait_until
