@@ -34,10 +34,16 @@ from .. import i18n
 from ..core.game import Setting
 from ..i18n import N_, _
 from ..resources import layouts_dir
-from . import charts, keys, kivy_fixes, mirror_badge, screens, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
+from . import charts, keys, kivy_fixes, mirror_badge, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
+from .checklist_screen import ChecklistScreen
 from .display import draws_on_screen, screen_rotation
+from .history_screens import HistoryDetailScreen, HistoryScreen, StatisticsScreen
+from .home_screen import HomeScreen, unfinished
+from .new_game_screen import NewGameScreen
 from .reader_link import ReaderLink
+from .rules_screen import RulesScreen
+from .tags_screen import TagsScreen
 from .theme import THEMES, rgba
 from .translator import tr
 
@@ -59,14 +65,14 @@ KIT_FILE = "table_kit.kv"  # the table kit's parts; loaded before any game's scr
 # rest; the table is then built while the players look at Home. A game's own screens (its table,
 # its new-game form, its others) come from its folder through the registry (see game_screen).
 SCREENS: dict[str, tuple[type[Screen], str]] = {
-    "home": (screens.HomeScreen, "home.kv"),
-    "new_game": (screens.NewGameScreen, "new_game.kv"),
-    "checklist": (screens.ChecklistScreen, "checklist.kv"),
-    "history": (screens.HistoryScreen, "history.kv"),
-    "history_detail": (screens.HistoryDetailScreen, "history_detail.kv"),
-    "statistics": (screens.StatisticsScreen, "statistics.kv"),
-    "tags": (screens.TagsScreen, "tags.kv"),
-    "rules": (screens.RulesScreen, "rules.kv"),
+    "home": (HomeScreen, "home.kv"),
+    "new_game": (NewGameScreen, "new_game.kv"),
+    "checklist": (ChecklistScreen, "checklist.kv"),
+    "history": (HistoryScreen, "history.kv"),
+    "history_detail": (HistoryDetailScreen, "history_detail.kv"),
+    "statistics": (StatisticsScreen, "statistics.kv"),
+    "tags": (TagsScreen, "tags.kv"),
+    "rules": (RulesScreen, "rules.kv"),
     "settings": (settings_screen.SettingsScreen, "settings.kv"),
 }
 DEFAULT_TABLE = "table"
@@ -219,7 +225,7 @@ class CompanionApp(App):
     def game_in_play(self) -> str:
         """The id of the game being played: the game shown is unfinished; "" when none is."""
         state = self.game_state
-        return str(state.get("title", "")) if state and screens.unfinished(state) else ""
+        return str(state.get("title", "")) if state and unfinished(state) else ""
 
     def game_setting(self, game_id: str, key: str) -> bool | int:
         """One of `game_id`'s own settings (its `Setting.key`, "section/option") as it acts

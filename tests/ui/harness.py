@@ -122,7 +122,7 @@ class Harness:
     def close(self) -> None:
         import time
 
-        from companion.ui import screens
+        from companion.ui import table_kit
 
         try:
             self.frames(1)  # kv's pending updates still need the app
@@ -132,7 +132,7 @@ class Harness:
         self.frames(1)
         if self.app.service is not None:  # the games file's writer lock goes with the app
             self.app.service.store.close()
-        screens.now = time.monotonic
+        table_kit.now = time.monotonic
         caught = self.app.boundary.caught
         assert not caught, ("a screen failed (the app's boundary caught it; a test that "
                             "means it clears app.boundary.caught): " + "".join(
@@ -148,21 +148,21 @@ class Harness:
         taps as fast as it likes and each tap still lands as a player's would."""
         import time
 
-        from companion.ui import screens
+        from companion.ui import table_kit
 
         self._paused = 0.0
-        screens.now = lambda: time.monotonic() + self._paused
+        table_kit.now = lambda: time.monotonic() + self._paused
 
     def hold_the_clock(self) -> None:
         """From now on the tap rules' clock stands still and moves only by `later` (for taps
         in quick succession): taps 0.1 s apart stay 0.1 s apart to the app, however long a
         loaded machine takes to draw the frames between them. The first tap still comes one
         player's pause after what is on the screen."""
-        from companion.ui import screens
+        from companion.ui import table_kit
 
         self._pause()
-        self._held = screens.now()
-        screens.now = lambda: self._held
+        self._held = table_kit.now()
+        table_kit.now = lambda: self._held
         self._pause = lambda: None  # type: ignore[method-assign]
 
     def later(self, seconds: float) -> None:

@@ -143,7 +143,7 @@ def buttons_in(root: Any, leave_out: set[int] = frozenset()) -> list[Any]:  # ty
 
 def under_way(harness: Harness, game_id: str) -> bool:
     """A game of `game_id` is being played (or scored on its table, as Glow's is)."""
-    from companion.ui.screens import unfinished
+    from companion.ui.home_screen import unfinished
 
     state = harness.app.game_state or {}
     return state.get("title") == game_id and (unfinished(state)

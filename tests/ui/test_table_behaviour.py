@@ -282,7 +282,7 @@ def test_the_blight_card_turns_to_the_warning_colour_with_one_player_s_worth_lef
 
 def test_home_s_resume_button_follows_the_game_without_being_redrawn_behind_the_table(
         ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.ui.screens import HomeScreen
+    from companion.ui.home_screen import HomeScreen
 
     start(ui)
     home = ui.app.screens.get_screen("home")
