@@ -73,7 +73,14 @@ def data_messages() -> set[str]:
 
 
 def game_messages() -> set[str]:
-    from .games.spirit_island import endings, reminders, table_rules, texts
+    from .games.spirit_island import (
+        adversary_table_rules,
+        base_table_rules,
+        endings,
+        reminders,
+        scenario_table_rules,
+        texts,
+    )
     from .games.spirit_island.notes import Note, Reminder
 
     found = {*texts.STEP_PROMPTS.values(), *texts.EVENT_PROMPTS.values(),
@@ -88,13 +95,13 @@ def game_messages() -> set[str]:
              reminders.EVENT_DECK.text}
     found |= {reminders.RITUALS_FEAR_DECK.text, reminders.BLITZ_BEGINNER_BLIGHT.text}
     notes: list[Note | Reminder] = [
-        *table_rules.BASE_SETUP,
-        *(note for levels in table_rules.ADVERSARY_SETUP.values()
+        *base_table_rules.BASE_SETUP,
+        *(note for levels in adversary_table_rules.ADVERSARY_SETUP.values()
           for notes in levels.values() for note in notes),
-        *(rule for levels in table_rules.ADVERSARY_REMINDERS.values()
+        *(rule for levels in adversary_table_rules.ADVERSARY_REMINDERS.values()
           for rules in levels.values() for rule in rules),
-        *(note for notes in table_rules.SCENARIO_SETUP.values() for note in notes),
-        *(rule for rules in table_rules.SCENARIO_REMINDERS.values() for rule in rules)]
+        *(note for notes in scenario_table_rules.SCENARIO_SETUP.values() for note in notes),
+        *(rule for rules in scenario_table_rules.SCENARIO_REMINDERS.values() for rule in rules)]
     # The model's own sentences written in place: `Phrase("…")` (a refusal, "no land" …).
     written = code_messages(sorted((PACKAGE / "games" / "spirit_island").glob("*.py")), ("Phrase",))
     return found | written | {note.text for note in notes}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
-from companion.games.spirit_island.table_rules import ADVERSARY_REMINDERS
+from companion.games.spirit_island.adversary_table_rules import ADVERSARY_REMINDERS
 from companion.games.spirit_island.texts import STEP_PROMPTS
 from companion.games.spirit_island.ui import presenter
 

@@ -189,7 +189,7 @@ def test_a_picker_refilled_with_other_columns_draws_each_name_once_at_its_new_wi
 
 def test_the_ap_card_panel_opened_again_shows_no_protection_of_the_last_card(
         ui: Harness) -> None:
-    from companion.games.leviathan_wilds.ui.table import ApCardPanel
+    from companion.games.leviathan_wilds.ui.panels import ApCardPanel
 
     start_a_game(ui, "leviathan-wilds")
     panel = ApCardPanel.kept(guardian_name="Ann")

@@ -12,16 +12,18 @@ from typing import Any
 import pytest
 
 from companion.games.spirit_island.adversaries import ADVERSARIES
-from companion.games.spirit_island.notes import Reminder
-from companion.games.spirit_island.reminders import DECK_STACKING_NOTES
-from companion.games.spirit_island.scenarios import SCENARIOS
-from companion.games.spirit_island.table_rules import (
+from companion.games.spirit_island.adversary_table_rules import (
     ADVERSARY_REMINDERS,
     ADVERSARY_SETUP,
-    BASE_SETUP,
+)
+from companion.games.spirit_island.base_table_rules import BASE_SETUP
+from companion.games.spirit_island.notes import Reminder
+from companion.games.spirit_island.reminders import DECK_STACKING_NOTES
+from companion.games.spirit_island.scenario_table_rules import (
     SCENARIO_REMINDERS,
     SCENARIO_SETUP,
 )
+from companion.games.spirit_island.scenarios import SCENARIOS
 from tests.table_player import PlayedGame, Table, play_whole_game
 
 GAMES = [(adversary, level, None) for adversary in ADVERSARIES for level in range(7)] + [

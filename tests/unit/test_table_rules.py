@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.spirit_island.adversary_table_rules import (
+    ADVERSARY_REMINDERS,
+    ADVERSARY_SETUP,
+)
+from companion.games.spirit_island.base_table_rules import BASE_SETUP
 from companion.games.spirit_island.notes import (
     CONDITIONS,
     PLACEHOLDERS,
@@ -16,10 +21,7 @@ from companion.games.spirit_island.notes import (
     Note,
     Reminder,
 )
-from companion.games.spirit_island.table_rules import (
-    ADVERSARY_REMINDERS,
-    ADVERSARY_SETUP,
-    BASE_SETUP,
+from companion.games.spirit_island.scenario_table_rules import (
     SCENARIO_REMINDERS,
     SCENARIO_SETUP,
 )

@@ -1,8 +1,9 @@
 """The shapes of the table's written help: setup checklist items and step reminders.
 
-The data (what each adversary level, scenario and the base game ask of the table) lives in
-`table_rules.py`; `reminders.py` picks the entries that apply to a game and a step. Texts may
-hold the placeholders listed in `PLACEHOLDERS`, filled in from the game's setup.
+The data (what the base game, each adversary level and each scenario ask of the table) lives
+in `base_table_rules.py`, `adversary_table_rules.py` and `scenario_table_rules.py`;
+`reminders.py` picks the entries that apply to a game and a step. Texts may hold the
+placeholders listed in `PLACEHOLDERS`, filled in from the game's setup.
 """
 
 from __future__ import annotations

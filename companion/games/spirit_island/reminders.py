@@ -1,27 +1,24 @@
 """Which setup checklist items and step reminders apply to a game, and when.
 
-The texts are in `table_rules.py`; this module only chooses among them: the base game's setup,
-then every adversary level up to the one played, then the scenario; and at each step, the
-reminders whose step it is and whose condition holds.
+The texts are in `base_table_rules.py`, `adversary_table_rules.py` and
+`scenario_table_rules.py`; this module only chooses among them: the base game's setup, then
+every adversary level up to the one played, then the scenario; and at each step, the reminders
+whose step it is and whose condition holds.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .adversary_table_rules import ADVERSARY_REMINDERS, ADVERSARY_SETUP
+from .base_table_rules import BASE_SETUP
 from .basics import cards_in_play, scenario_of
 from .blight_cards import BLIGHT_CARDS
 from .cards import ALL_CARDS
 from .notes import Note, Reminder
+from .scenario_table_rules import SCENARIO_REMINDERS, SCENARIO_SETUP
 from .scenarios import SCENARIOS, larger_surges
 from .state import GameState, Setup
-from .table_rules import (
-    ADVERSARY_REMINDERS,
-    ADVERSARY_SETUP,
-    BASE_SETUP,
-    SCENARIO_REMINDERS,
-    SCENARIO_SETUP,
-)
 from .texts import Translate, as_written
 
 BEGINNER_BLIGHT = Note(

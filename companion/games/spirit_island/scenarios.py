@@ -2,7 +2,7 @@
 
 Facts from ../shared/data/scenarios.md. Only rules that change what the app tracks are
 mechanics here; everything players do by hand is in the setup checklist and the step
-reminders (`table_rules.py`). Where the data file says a detail is unverified, the app
+reminders (`scenario_table_rules.py`). Where the data file says a detail is unverified, the app
 prompts the players instead of changing the tracked state by itself.
 """
 
