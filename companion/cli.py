@@ -15,7 +15,8 @@ from .i18n import LANGUAGES
 from .mirror.cli import add_mirror_command, run_mirror_command
 from .reader.cli import add_reader_commands, run_reader_command
 from .rules.cli import add_rules_commands, run_rules_command
-from .store import StoreError, default_database_path
+from .store import default_database_path
+from .store_errors import StoreError
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""Reading a file a command names, safely: only a regular file, and only up to a size limit.
+"""Reading a file a command names, safely: only a regular file, and only up to a size limit;
+and writing one so that a crash leaves the old file or the new one, never half of it.
 
 A path can name /dev/zero (endless), a FIFO (blocks until someone writes) or a huge file; the
 driver must answer every line, so such paths are refused with a reason instead of read.
@@ -7,6 +8,7 @@ driver must answer every line, so such paths are refused with a reason instead o
 from __future__ import annotations
 
 import os
+import secrets
 import stat
 from pathlib import Path
 
@@ -53,3 +55,40 @@ def read_limited(path: Path, limit: int = MAX_READ_BYTES) -> bytes:
         raise Refused(f"could not read {named}: {error.strerror}") from None
     finally:
         os.close(fd)
+
+
+def write_atomically(path: Path, text: str, overwrite: bool) -> None:
+    """Write `text` to `path` so that a crash leaves the old file or the new one, never half.
+
+    The text goes to a temporary file beside the target, which is fsynced and then renamed
+    over it (or hard-linked to it when `overwrite` is false, which fails if the target exists
+    however late it appeared); the folder is fsynced so the rename survives a power cut.
+    Raises FileExistsError when the target exists and `overwrite` is false.
+    """
+    folder = path.parent
+    temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if overwrite:
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links (FAT on a USB stick)
+                if path.exists():
+                    raise FileExistsError(path) from None
+                os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            os.unlink(temporary)
+    folder_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(folder_fd)
+    finally:
+        os.close(folder_fd)

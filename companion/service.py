@@ -22,20 +22,13 @@ from .core.events import Event
 from .core.game import Game, State
 from .core.phrases import Translate, as_written
 from .core.session import GameSession
-from .files import read_limited
+from .files import read_limited, write_atomically
 from .games.registry import DEFAULT_GAME, GAMES, game_named
 from .reader import tags
 from .rules.corpus import LANGUAGES, CorpusError
-from .store import (
-    SNAPSHOT_EVERY,
-    UNREADABLE,
-    GameNotReplayable,
-    GameStore,
-    StoreError,
-    TagsInUse,
-    title_of,
-    write_atomically,
-)
+from .store import SNAPSHOT_EVERY, UNREADABLE, GameStore
+from .store_errors import GameNotReplayable, StoreError, TagsInUse
+from .store_rows import title_of
 
 if TYPE_CHECKING:
     from .rules.search import RulesIndex

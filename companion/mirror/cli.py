@@ -43,7 +43,7 @@ def _token(text: str) -> str:
 def run_mirror_command(args: argparse.Namespace) -> int:
     # Imported here: the app's start pays for none of this.
     from ..signals import StopSignals
-    from ..store import StoreError
+    from ..store_errors import StoreError
     from .access import new_token
     from .feed import MirrorFeed
     from .follow import DatabaseFollower

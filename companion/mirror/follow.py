@@ -24,7 +24,8 @@ from ..bootstrap import new_seed
 from ..core.errors import Refused
 from ..driver import StateSnapshot
 from ..service import GameService, parse_logged
-from ..store import GameStore, StoreError
+from ..store import GameStore
+from ..store_errors import StoreError
 from .feed import MirrorFeed
 
 log = logging.getLogger(__name__)

@@ -379,7 +379,7 @@ class CompanionApp(App):
         to resume it, and a database moved aside is told."""
         if self.driver is not None or self._open_service is None:
             return
-        from ..store import StoreError
+        from ..store_errors import StoreError
 
         try:
             self._attach(self._open_service())

@@ -13,7 +13,9 @@ import pytest
 
 from companion.games.spirit_island.view import state_view
 from companion.service import GameService
-from companion.store import SCHEMA_VERSION, GameStore, WriterLock
+from companion.store import GameStore
+from companion.store_lock import WriterLock
+from companion.store_schema import SCHEMA_VERSION
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 INSTALL = DEPLOY / "install.sh"

@@ -14,7 +14,8 @@ from companion.driver import ScriptDriver
 from companion.mirror.feed import MirrorFeed
 from companion.mirror.follow import DatabaseFollower
 from companion.service import GameService
-from companion.store import APPLICATION_ID, SCHEMA_VERSION, GameStore, migrations
+from companion.store import GameStore
+from companion.store_schema import APPLICATION_ID, SCHEMA_VERSION, migrations
 
 UID = re.compile(r"[0-9a-f]{16}")
 

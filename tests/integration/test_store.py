@@ -13,7 +13,8 @@ import pytest
 from companion.core.errors import Refused
 from companion.games.spirit_island.view import state_view
 from companion.service import GameService
-from companion.store import SNAPSHOT_EVERY, GameStore, StoreError, default_database_path
+from companion.store import SNAPSHOT_EVERY, GameStore, default_database_path
+from companion.store_errors import StoreError
 
 
 class Clock:

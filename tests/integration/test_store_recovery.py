@@ -19,7 +19,8 @@ import pytest
 from companion.core.errors import Refused
 from companion.games.spirit_island.view import state_view
 from companion.service import GameService
-from companion.store import GameStore, known_migrations
+from companion.store import GameStore
+from companion.store_schema import known_migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,9 @@ from sqlite_utils import Database
 
 from companion.driver import ScriptDriver
 from companion.service import GameService
-from companion.store import APPLICATION_ID, SCHEMA_VERSION, GameStore, TagsInUse, migrations
+from companion.store import GameStore
+from companion.store_errors import TagsInUse
+from companion.store_schema import APPLICATION_ID, SCHEMA_VERSION, migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 

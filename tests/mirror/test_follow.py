@@ -13,7 +13,7 @@ from companion.bootstrap import build_service
 from companion.driver import ScriptDriver
 from companion.mirror.feed import MirrorFeed
 from companion.mirror.follow import DatabaseFollower
-from companion.store import StoreError
+from companion.store_errors import StoreError
 
 
 def fingerprint(path: Path) -> str:

@@ -22,7 +22,7 @@ FORBIDDEN = {"kivy", "serial", "sqlite3", "sqlite_utils"}
 REGISTRY = "companion.games.registry"
 
 CORE = [
-    "core/*.py", "service.py", "driver.py", "store.py", "bootstrap.py", "cli.py", "files.py",
+    "core/*.py", "service.py", "driver.py", "store*.py", "bootstrap.py", "cli.py", "files.py",
     "i18n.py", "reader/*.py", "rules/search.py", "rules/corpus.py", "rules/cli.py", "ui/*.py",
     "mirror/*.py",
 ]
@@ -304,6 +304,8 @@ def layer(module: str) -> str:
         return "game screens"
     if parts[1:2] == ["games"] and len(parts) > 3:
         return "game model"
+    if parts[1:2] and parts[1].startswith("store_"):  # the store's modules beside store.py
+        return "outer"
     return {"core": "core", "i18n": "core", "ui": "screens", "store": "outer",
             "reader": "outer", "rules": "outer", "mirror": "outer"}.get(
                 parts[1] if len(parts) > 1 else "", "other")
