@@ -31,13 +31,9 @@ from .data import (
     START_SCORE,
     UNVERIFIED,
 )
-from .rules import (
-    dice_wanted,
-    rerolls_needed,
-    small_dice_in_play,
-    suggested_end_score,
-    track_reroll_costs,
-)
+from .encounter import dice_wanted, small_dice_in_play
+from .end_scoring import rerolls_needed, suggested_end_score
+from .rerolls import track_reroll_costs
 from .state import Player, State
 from .texts import GATES, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, message, word
 

@@ -16,7 +16,7 @@ from companion.core.session import GameSession
 from companion.games.glow import api as glow
 from companion.games.glow.data import COMPANIONS, OVER, PHASES
 from companion.games.glow.definition import GLOW
-from companion.games.glow.rules import rerolls_needed
+from companion.games.glow.end_scoring import rerolls_needed
 from companion.games.glow.state import State
 
 CONTRACT = {"title", "day", "phase", "start_player", "deck_count", "players", "outcome"}

@@ -17,7 +17,7 @@ from companion.games.glow.dice import (
     times_fired,
     trails_for_route,
 )
-from companion.games.glow.rules import track_reroll_costs
+from companion.games.glow.rerolls import track_reroll_costs
 
 from .play import do, done, new, send, to_phase
 
