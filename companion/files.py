@@ -1,4 +1,5 @@
-"""Reading a file a command names, safely: only a regular file, and only up to a size limit.
+"""Reading and writing a file a command names, safely: only a regular file is read, and only
+up to a size limit; a file is written whole or not at all, and never over the games database.
 
 A path can name /dev/zero (endless), a FIFO (blocks until someone writes) or a huge file; the
 driver must answer every line, so such paths are refused with a reason instead of read.
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from .core.commands import cut
 from .core.errors import Refused
+from .store import GameStore, write_atomically
 
 MAX_READ_BYTES = 8 * 1024 * 1024
 """The largest file `import` and `tag_import` read (8 MiB); an export of a long game is far
@@ -53,3 +55,16 @@ def read_limited(path: Path, limit: int = MAX_READ_BYTES) -> bytes:
         raise Refused(f"could not read {named}: {error.strerror}") from None
     finally:
         os.close(fd)
+
+
+def write_asked_for(store: GameStore, path: Path, text: str, overwrite: bool) -> None:
+    """Write a file the players asked for: whole or not at all, never over the games."""
+    if store.is_own_file(path):
+        raise Refused(f"{path} is the games database; an export must go to another file")
+    try:
+        write_atomically(path, text, overwrite)
+    except FileExistsError:
+        raise Refused(f"{path} already exists; send \"overwrite\": true to replace "
+                      "it") from None
+    except OSError as error:
+        raise Refused(f"could not write {path}: {error.strerror}") from None
