@@ -20,7 +20,8 @@ from . import i18n
 from .core.errors import Refused
 from .core.game import Game, State
 from .core.phrases import Translate
-from .service import GameService, RulesSearch
+from .rules_commands import RulesSearch
+from .service import GameService
 from .signals import StopSignals
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,6 @@
-"""Reading a file a command names, safely: only a regular file, and only up to a size limit;
-and writing one so that a crash leaves the old file or the new one, never half of it.
+"""Reading and writing a file a command names, safely: only a regular file is read, and only
+up to a size limit; a file is written so that a crash leaves the old file or the new one, never
+half of it, and a file the players ask for never over the games database.
 
 A path can name /dev/zero (endless), a FIFO (blocks until someone writes) or a huge file; the
 driver must answer every line, so such paths are refused with a reason instead of read.
@@ -11,9 +12,13 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .core.commands import cut
 from .core.errors import Refused
+
+if TYPE_CHECKING:
+    from .store import GameStore
 
 MAX_READ_BYTES = 8 * 1024 * 1024
 """The largest file `import` and `tag_import` read (8 MiB); an export of a long game is far
@@ -92,3 +97,16 @@ def write_atomically(path: Path, text: str, overwrite: bool) -> None:
         os.fsync(folder_fd)
     finally:
         os.close(folder_fd)
+
+
+def write_asked_for(store: GameStore, path: Path, text: str, overwrite: bool) -> None:
+    """Write a file the players asked for: whole or not at all, never over the games."""
+    if store.is_own_file(path):
+        raise Refused(f"{path} is the games database; an export must go to another file")
+    try:
+        write_atomically(path, text, overwrite)
+    except FileExistsError:
+        raise Refused(f"{path} already exists; send \"overwrite\": true to replace "
+                      "it") from None
+    except OSError as error:
+        raise Refused(f"could not write {path}: {error.strerror}") from None

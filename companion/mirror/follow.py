@@ -23,7 +23,8 @@ from typing import Any
 from ..bootstrap import new_seed
 from ..core.errors import Refused
 from ..driver import StateSnapshot
-from ..service import GameService, parse_logged
+from ..game_log import parse_logged
+from ..service import GameService
 from ..store import GameStore
 from ..store_errors import StoreError
 from .feed import MirrorFeed
