@@ -36,7 +36,7 @@ from .saved_games import (
 )
 from .store import UNREADABLE, GameStore
 from .store_errors import GameNotReplayable, StoreError
-from .tag_commands import TAG_REGISTRY_COMMANDS, TagRegistry
+from .tag_commands import TAG_REGISTRY_COMMANDS, TagCommands
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class GameService:
         """Games set aside on opening because their logs do not replay (kept, not resumed)."""
         self._saved_games = SavedGames(store, seed_source, self)
         self._handlers: tuple[CommandHandler, ...] = (
-            self._saved_games, GameArchive(store, seed_source, self), TagRegistry(store),
+            self._saved_games, GameArchive(store, seed_source, self), TagCommands(store),
             RulesLookup())
         """Who answers the commands that are not played: every game's saved-game, archive, tag
         and rules commands."""

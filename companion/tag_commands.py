@@ -62,7 +62,7 @@ class ImportTags(c.Command):
 TAG_REGISTRY_COMMANDS = (ListTags, LookUpTag, EnrolTag, ForgetTag, ExportTags, ImportTags)
 
 
-class TagRegistry:
+class TagCommands:
     """Answers the six tag commands from the tags the store keeps."""
 
     commands: ClassVar[tuple[type[c.Command], ...]] = TAG_REGISTRY_COMMANDS

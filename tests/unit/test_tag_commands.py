@@ -17,7 +17,7 @@ from companion.tag_commands import (
     ImportTags,
     ListTags,
     LookUpTag,
-    TagRegistry,
+    TagCommands,
 )
 
 JUNGLE = {"uid": "04A22B1C", "kind": "invader", "card": "I-jungle", "name": "Jungle (stage I)"}
@@ -25,17 +25,17 @@ UNDO = {"uid": "55667788", "kind": "command", "card": "undo", "name": "Undo"}
 
 
 @pytest.fixture
-def registry(tmp_path: Path) -> TagRegistry:
+def registry(tmp_path: Path) -> TagCommands:
     store, _ = GameStore.open(tmp_path / "games.sqlite3")
-    return TagRegistry(store)
+    return TagCommands(store)
 
 
-def ask(registry: TagRegistry, command: Any) -> dict[str, Any]:
+def ask(registry: TagCommands, command: Any) -> dict[str, Any]:
     return registry.handle(command, as_written)
 
 
 def test_an_enrolled_tag_is_listed_counted_and_looked_up_by_any_spelling(
-        registry: TagRegistry) -> None:
+        registry: TagCommands) -> None:
     answer = ask(registry, EnrolTag("04:a2:2b:1c", "invader", "I-jungle"))
     assert answer == {"tag": JUNGLE, "replaced": None}
     assert ask(registry, LookUpTag("04 A2 2B 1C")) == {"tag": JUNGLE}
@@ -45,7 +45,7 @@ def test_an_enrolled_tag_is_listed_counted_and_looked_up_by_any_spelling(
 
 
 def test_a_tag_meaning_something_else_is_re_enrolled_only_when_asked(
-        registry: TagRegistry) -> None:
+        registry: TagCommands) -> None:
     ask(registry, EnrolTag("04A22B1C", "invader", "I-jungle"))
     with pytest.raises(Refused, match="already means the invader card Jungle \\(stage I\\)"):
         ask(registry, EnrolTag("04A22B1C", "command", "undo"))
@@ -59,33 +59,33 @@ def test_a_tag_meaning_something_else_is_re_enrolled_only_when_asked(
     ("04A22B1C", "invader", "I-jungel", "did you mean 'I-jungle'"),
 ])
 def test_a_tag_is_not_enrolled_to_something_that_is_not_a_card(
-        registry: TagRegistry, uid: str, kind: str, card: str, reason: str) -> None:
+        registry: TagCommands, uid: str, kind: str, card: str, reason: str) -> None:
     with pytest.raises(Refused, match=reason):
         ask(registry, EnrolTag(uid, kind, card))
     assert ask(registry, ListTags())["tags"] == []
 
 
 def test_forgetting_a_tag_says_what_it_meant_and_an_unknown_one_is_refused(
-        registry: TagRegistry) -> None:
+        registry: TagCommands) -> None:
     ask(registry, EnrolTag("55667788", "command", "undo"))
     assert ask(registry, ForgetTag("55667788")) == {"forgotten": UNDO}
     with pytest.raises(Refused, match="is not enrolled, so there is nothing to forget"):
         ask(registry, ForgetTag("55667788"))
 
 
-def test_exported_tags_import_into_another_registry(registry: TagRegistry,
+def test_exported_tags_import_into_another_registry(registry: TagCommands,
                                                     tmp_path: Path) -> None:
     ask(registry, EnrolTag("04A22B1C", "invader", "I-jungle"))
     ask(registry, EnrolTag("55667788", "command", "undo"))
     path = tmp_path / "tags.csv"
     assert ask(registry, ExportTags(str(path))) == {"exported": {"path": str(path), "count": 2}}
     other, _ = GameStore.open(tmp_path / "other.sqlite3")
-    imported = ask(TagRegistry(other), ImportTags(str(path)))["imported"]
+    imported = ask(TagCommands(other), ImportTags(str(path)))["imported"]
     assert imported == {"path": str(path), "count": 2, "replaced": 0}
-    assert ask(TagRegistry(other), ListTags())["tags"] == [JUNGLE, UNDO]
+    assert ask(TagCommands(other), ListTags())["tags"] == [JUNGLE, UNDO]
 
 
-def test_an_import_that_would_change_a_tags_meaning_needs_replace(registry: TagRegistry,
+def test_an_import_that_would_change_a_tags_meaning_needs_replace(registry: TagCommands,
                                                                   tmp_path: Path) -> None:
     path = tmp_path / "tags.csv"
     path.write_text("uid,kind,card\n04A22B1C,command,undo\n")
@@ -98,7 +98,7 @@ def test_an_import_that_would_change_a_tags_meaning_needs_replace(registry: TagR
 
 
 def test_a_tag_file_that_is_not_utf8_or_not_a_tag_file_imports_nothing(
-        registry: TagRegistry, tmp_path: Path) -> None:
+        registry: TagCommands, tmp_path: Path) -> None:
     latin = tmp_path / "latin.csv"
     latin.write_bytes("uid,kind,card\n04A22B1C,invader,caf\xe9\n".encode("latin-1"))
     with pytest.raises(Refused, match="is not a UTF-8 text file"):
