@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
+from .game_archive import GameArchive
+from .rules_commands import RulesLookup
+from .saved_games import SavedGames
 from .service import GameService
 from .store import GameStore
+from .tag_commands import TagCommands
 
 log = logging.getLogger(__name__)
 
@@ -17,6 +22,18 @@ def new_seed() -> int:
     # os.urandom rather than the secrets module: the same randomness without importing hashlib
     # and hmac at every start.
     return int.from_bytes(os.urandom(8), "big") >> 1  # 63 bits
+
+
+def wired_service(store: GameStore, seed_source: Callable[[], int] = new_seed) -> GameService:
+    """The game service over `store` with a handler for each concern besides play: saved games
+    (resume, abandon, delete, history, details), archives (export, import), tags and the rules
+    lookup."""
+    service = GameService(store, seed_source)
+    service.answer_with(SavedGames(store, seed_source, service),
+                        GameArchive(store, seed_source, service),
+                        TagCommands(store),
+                        RulesLookup())
+    return service
 
 
 def build_service(db_path: Path | None, resume: bool = True) -> tuple[GameService, list[str]]:
@@ -32,7 +49,7 @@ def build_service(db_path: Path | None, resume: bool = True) -> tuple[GameServic
         store, notices = GameStore.open(db_path)
     for notice in notices:
         log.warning("%s", notice)
-    service = GameService(store, seed_source=new_seed)
+    service = wired_service(store)
     if resume:
         service.resume_latest()
     return service, notices + service.notices

@@ -20,10 +20,10 @@ from .core.events import Event
 from .core.game import Game, State
 from .core.phrases import Translate, as_written
 from .core.session import GameSession
-from .game_archive import Export, GameArchive, Import
+from .game_archive import Export, Import
 from .game_log import logged_new_game, parse_logged
 from .games.registry import DEFAULT_GAME, GAMES, game_named
-from .rules_commands import RulesLookup, RulesSearch, rules_search_field
+from .rules_commands import RulesSearch, rules_search_field
 from .saved_games import (
     Abandon,
     Delete,
@@ -31,12 +31,11 @@ from .saved_games import (
     History,
     ListGames,
     Resume,
-    SavedGames,
     Stats,
 )
 from .store import UNREADABLE, GameStore
 from .store_errors import GameNotReplayable, StoreError
-from .tag_commands import TAG_REGISTRY_COMMANDS, TagCommands
+from .tag_commands import TAG_REGISTRY_COMMANDS
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +65,10 @@ SERVICE_COMMANDS: dict[str, type[c.Command]] = {
 }
 """The commands every game shares: undo, redo and state, saved games, the tag registry, the
 rules lookup."""
+
+_NOT_PLAYED = tuple(cls for cls in SERVICE_COMMANDS.values()
+                    if cls not in c.SESSION_COMMANDS.values())
+"""The shared commands a handler answers: none of them reaches the game."""
 
 
 class CommandHandler(Protocol):
@@ -97,12 +100,13 @@ class GameService:
         """What a person should be told about opening the games (a game set aside, …)."""
         self.unreadable_games: list[int] = []
         """Games set aside on opening because their logs do not replay (kept, not resumed)."""
-        self._saved_games = SavedGames(store, seed_source, self)
-        self._handlers: tuple[CommandHandler, ...] = (
-            self._saved_games, GameArchive(store, seed_source, self), TagCommands(store),
-            RulesLookup())
-        """Who answers the commands that are not played: every game's saved-game, archive, tag
-        and rules commands."""
+        self._handlers: tuple[CommandHandler, ...] = ()
+        """Who answers the commands that are not played (saved games, archives, tags, the
+        rules): given by the composition root, `companion.bootstrap.wired_service`."""
+
+    def answer_with(self, *handlers: CommandHandler) -> None:
+        """Route each handler's commands to it from now on (after those given before)."""
+        self._handlers += handlers
 
     @property
     def state(self) -> State | None:
@@ -192,23 +196,12 @@ class GameService:
             for handler in self._handlers:
                 if isinstance(command, handler.commands):
                     return Reply(extra=handler.handle(command, translate))
+            if isinstance(command, _NOT_PLAYED):
+                raise Refused(f"{type(command).name} is not answered here: this service was "
+                              "built without its handler")
             return self._play(command)
         except StoreError as error:
             raise Refused(str(error)) from None
-
-    # --- saved games: answered by their handler, asked here too ------------------------------
-
-    def history(self) -> list[dict[str, Any]]:
-        """The finished games, the last finished first: see `SavedGames.history`."""
-        return self._saved_games.history()
-
-    def stats(self) -> dict[str, Any]:
-        """See `SavedGames.stats`."""
-        return self._saved_games.stats()
-
-    def game_detail(self, game_id: int, translate: Translate = as_written) -> dict[str, Any]:
-        """See `SavedGames.game_detail`."""
-        return self._saved_games.game_detail(game_id, translate)
 
     # --- playing ----------------------------------------------------------------------------
 

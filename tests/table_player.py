@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.bootstrap import wired_service
 from companion.driver import ScriptDriver
 from companion.games.spirit_island.blight_cards import ACTIVE_BLIGHT_CARDS
 from companion.games.spirit_island.fear_cards import FEAR_CARDS
-from companion.service import GameService
 from companion.store import GameStore
 
 
@@ -45,7 +45,7 @@ class PlayedGame:
 
 
 def new_driver(language: str = "en") -> ScriptDriver:
-    return ScriptDriver(GameService(GameStore.in_memory(), seed_source=lambda: 7), language)
+    return ScriptDriver(wired_service(GameStore.in_memory(), seed_source=lambda: 7), language)
 
 
 def send(driver: ScriptDriver, game: PlayedGame, command: dict[str, Any]) -> dict[str, Any]:

@@ -20,11 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..bootstrap import new_seed
+from ..bootstrap import new_seed, wired_service
 from ..core.errors import Refused
 from ..driver import StateSnapshot
 from ..game_log import parse_logged
-from ..service import GameService
 from ..store import GameStore
 from ..store_errors import StoreError
 from .feed import MirrorFeed
@@ -43,7 +42,7 @@ class DatabaseFollower:
         self.feed = feed
         self.interval = interval
         self.store = GameStore.open_read_only(path)
-        self.service = GameService(self.store, seed_source=new_seed)
+        self.service = wired_service(self.store, seed_source=new_seed)
         self._version: int | None = None
         self._followed: Place = (None, None, 0)
         """The game the published state is of (id and uid), and how many of its commands it
@@ -111,7 +110,7 @@ class DatabaseFollower:
                 log.warning("game %s: the new commands did not play here (%s); resuming it "
                             "afresh", game_id, error)
         self._events = []
-        self.service = GameService(self.store, seed_source=new_seed)
+        self.service = wired_service(self.store, seed_source=new_seed)
         if game_id is not None:
             self.service.resume_latest()
         self._followed = (game_id, uid, length)

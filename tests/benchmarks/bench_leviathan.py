@@ -33,6 +33,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from companion.bootstrap import wired_service
 from companion.core.commands import Command, Redo, Undo
 from companion.core.errors import Refused
 from companion.core.session import GameSession
@@ -216,7 +217,7 @@ def time_replay(repeats: int, seed: int) -> dict[str, Any]:
 
 def open_service(path: Path) -> GameService:
     store, _ = GameStore.open(path)
-    service = GameService(store, seed_source=lambda: 1)
+    service = wired_service(store, seed_source=lambda: 1)
     service.resume_latest()
     return service
 

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.bootstrap import wired_service
 from companion.service import GameService
 from companion.store import GameStore
 from tests.benchmarks.bench_model import percentile
@@ -32,7 +33,7 @@ def command_cycle(i: int) -> dict[str, Any]:
 
 def fresh_service(path: Path) -> GameService:
     store, _ = GameStore.open(path)
-    service = GameService(store, seed_source=lambda: 1)
+    service = wired_service(store, seed_source=lambda: 1)
     service.resume_latest()
     return service
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.games.spirit_island.view import state_view
-from companion.service import GameService
 from companion.store import GameStore
 from companion.store_lock import WriterLock
 from companion.store_schema import SCHEMA_VERSION
@@ -223,7 +223,7 @@ class Installed:
 
     def fear(self) -> int:
         store, _ = GameStore.open(self.games)
-        service = GameService(store, seed_source=lambda: 1)
+        service = wired_service(store, seed_source=lambda: 1)
         service.resume_latest()
         assert service.state is not None
         store.close()
@@ -231,7 +231,7 @@ class Installed:
 
     def play_fear(self, amount: int) -> None:
         store, _ = GameStore.open(self.games)
-        service = GameService(store, seed_source=lambda: 1)
+        service = wired_service(store, seed_source=lambda: 1)
         if not service.resume_latest():
             service.handle(service.parse({"cmd": "new_game", "players": 2, "seed": 3}))
         service.handle(service.parse({"cmd": "fear", "amount": amount}))

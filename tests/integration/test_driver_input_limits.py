@@ -166,11 +166,11 @@ def test_a_closed_stdout_ends_the_driver_quietly() -> None:
 def test_an_unexpected_error_is_an_internal_error_answer_and_changes_nothing(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
+    from companion.bootstrap import wired_service
     from companion.driver import ScriptDriver
-    from companion.service import GameService
     from companion.store import GameStore
 
-    driver = ScriptDriver(GameService(GameStore.in_memory(), seed_source=lambda: 7))
+    driver = ScriptDriver(wired_service(GameStore.in_memory(), seed_source=lambda: 7))
     before = driver.handle_line(cmd("new_game", players=1, seed=4))["state"]
 
     def broken(data: Any) -> Any:

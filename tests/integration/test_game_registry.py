@@ -10,13 +10,13 @@ from typing import Any, ClassVar
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.core import commands as core
 from companion.core.errors import Refused
 from companion.core.events import Event
 from companion.core.game import Game
 from companion.driver import ScriptDriver
 from companion.games import registry
-from companion.service import GameService
 from companion.store import GameStore
 
 
@@ -85,7 +85,7 @@ def with_counting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def driver_on(store: GameStore) -> ScriptDriver:
-    return ScriptDriver(GameService(store, seed_source=lambda: 7))
+    return ScriptDriver(wired_service(store, seed_source=lambda: 7))
 
 
 def test_a_new_game_without_a_game_field_is_spirit_island_and_says_so() -> None:

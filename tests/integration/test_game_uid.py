@@ -10,10 +10,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from companion.bootstrap import wired_service
 from companion.driver import ScriptDriver
 from companion.mirror.feed import MirrorFeed
 from companion.mirror.follow import DatabaseFollower
-from companion.service import GameService
 from companion.store import GameStore
 from companion.store_schema import APPLICATION_ID, SCHEMA_VERSION, migrations
 
@@ -21,7 +21,7 @@ UID = re.compile(r"[0-9a-f]{16}")
 
 
 def driver_on(store: GameStore) -> ScriptDriver:
-    return ScriptDriver(GameService(store, seed_source=lambda: 5))
+    return ScriptDriver(wired_service(store, seed_source=lambda: 5))
 
 
 def a_database_before_uids(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.core.history import AS_WRITTEN, Words
 from companion.driver import ScriptDriver
 from companion.games.registry import GAMES
 from companion.i18n import translations
-from companion.service import GameService
 from companion.store import GameStore
 from tests.history_games import glow_scored, play_mixed_history
 
 
 def driver_on(store: GameStore) -> ScriptDriver:
-    return ScriptDriver(GameService(store, seed_source=lambda: 11))
+    return ScriptDriver(wired_service(store, seed_source=lambda: 11))
 
 
 @pytest.fixture(scope="module")

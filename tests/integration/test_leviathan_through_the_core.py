@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.bootstrap import wired_service
 from companion.driver import ScriptDriver
-from companion.service import GameService
 from companion.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,7 +20,7 @@ CRYSTALS = [{"dice": [3]}, {"dice": [4], "corrupted": True}]
 
 
 def driver_on(store: GameStore) -> ScriptDriver:
-    return ScriptDriver(GameService(store, seed_source=lambda: 11))
+    return ScriptDriver(wired_service(store, seed_source=lambda: 11))
 
 
 SESSION_FIELDS = {"can_undo", "can_redo", "undo_count", "redo_count"}

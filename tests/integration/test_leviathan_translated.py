@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from companion import i18n
+from companion.bootstrap import wired_service
 from companion.driver import ScriptDriver
 from companion.games.leviathan_wilds.definition import LEVIATHAN_WILDS
 from companion.games.leviathan_wilds.texts import CATALOGUE_DOMAIN, catalogue_texts
 from companion.i18n_messages import all_messages
-from companion.service import GameService
 from companion.store import GameStore
 
 NEW_GAME = {"cmd": "new_game", "game": "leviathan-wilds", "players": 2, "difficulty": "hard",
@@ -22,7 +22,7 @@ NEW_GAME = {"cmd": "new_game", "game": "leviathan-wilds", "players": 2, "difficu
 
 
 def driver(language: str) -> ScriptDriver:
-    return ScriptDriver(GameService(GameStore.in_memory(), seed_source=lambda: 5), language)
+    return ScriptDriver(wired_service(GameStore.in_memory(), seed_source=lambda: 5), language)
 
 
 def play(language: str) -> list[dict[str, Any]]:

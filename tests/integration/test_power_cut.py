@@ -40,11 +40,11 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.core.errors import Refused
 from companion.games.spirit_island import commands as c
 from companion.games.spirit_island.commands import parse_command
 from companion.games.spirit_island.session import GameSession
-from companion.service import GameService
 from companion.store import GameStore
 from tests.integration.test_crash import comparable, legal_command, view
 
@@ -130,7 +130,7 @@ def acknowledged_commands_lost(image: Path, printed: int, logged_after: list[int
     store, notices = GameStore.open(image)
     try:
         assert store.integrity() == "ok"
-        service = GameService(store, seed_source=lambda: 0)
+        service = wired_service(store, seed_source=lambda: 0)
         service.resume_latest()
         games = store.games()
         kept = store.full_log(games[0]["id"]) if games else []

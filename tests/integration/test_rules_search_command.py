@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.driver import ScriptDriver
-from companion.service import GameService
 from companion.store import GameStore
 
 
@@ -20,7 +20,7 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def driver(language: str = "en") -> ScriptDriver:
-    return ScriptDriver(GameService(GameStore.in_memory(), seed_source=lambda: 5), language)
+    return ScriptDriver(wired_service(GameStore.in_memory(), seed_source=lambda: 5), language)
 
 
 def found(answer: dict[str, Any]) -> list[str]:

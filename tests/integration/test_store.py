@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.core.errors import Refused
 from companion.games.spirit_island.view import state_view
 from companion.service import GameService
@@ -32,7 +33,7 @@ class Clock:
 
 def service_on(path: Path, clock: Clock | None = None) -> GameService:
     store, _ = GameStore.open(path, clock or Clock())
-    service = GameService(store, seed_source=lambda: 77)
+    service = wired_service(store, seed_source=lambda: 77)
     service.resume_latest()
     return service
 
@@ -358,7 +359,7 @@ def test_an_unusable_database_is_moved_aside_and_a_fresh_one_started(
              not p.name.endswith(("-wal", "-shm"))]
     assert len(aside) == 1 and aside[0].read_bytes() == original
     assert str(aside[0]) in notices[0]
-    service = GameService(store, seed_source=lambda: 1)
+    service = wired_service(store, seed_source=lambda: 1)
     play(service, "new_game", players=1, seed=1)
     assert store.integrity() == "ok"
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.core.errors import Refused
 from companion.games.spirit_island.view import state_view
 from companion.service import GameService
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def service_on(path: Path) -> tuple[GameService, list[str]]:
     store, notices = GameStore.open(path)
-    service = GameService(store, seed_source=lambda: 77)
+    service = wired_service(store, seed_source=lambda: 77)
     service.resume_latest()
     return service, notices + service.notices
 
@@ -166,7 +167,7 @@ def test_a_foreign_database_with_our_table_names_is_moved_aside_unchanged(
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
         assert [n for (n,) in raw.execute("SELECT name FROM sqlite_master")
                 if n.startswith("_sqlite")] == []
-    service = GameService(store, seed_source=lambda: 1)
+    service = wired_service(store, seed_source=lambda: 1)
     play(service, "new_game", players=1, seed=1)
     assert store.integrity() == "ok"
 

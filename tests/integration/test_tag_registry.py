@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlite_utils import Database
 
+from companion.bootstrap import wired_service
 from companion.driver import ScriptDriver
-from companion.service import GameService
 from companion.store import GameStore
 from companion.store_errors import TagsInUse
 from companion.store_schema import APPLICATION_ID, SCHEMA_VERSION, migrations
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def driver_on(path: Path) -> ScriptDriver:
     store, notices = GameStore.open(path)
     assert notices == []
-    service = GameService(store, seed_source=lambda: 5)
+    service = wired_service(store, seed_source=lambda: 5)
     service.resume_latest()
     return ScriptDriver(service)
 
@@ -370,7 +370,7 @@ def a_database_before_tags(path: Path) -> tuple[dict[str, Any] | None, list[dict
 
     Returns the game's state and the games list, to compare with after the upgrade.
     """
-    played = GameService(GameStore.in_memory(), seed_source=lambda: 5)
+    played = wired_service(GameStore.in_memory(), seed_source=lambda: 5)
     old = ScriptDriver(played)
     for line in ({"cmd": "new_game", "players": 2, "seed": 8}, {"cmd": "next"},
                  {"cmd": "fear", "amount": 3}):

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from companion import i18n
+from companion.bootstrap import wired_service
 from companion.core.game import PublicFields
 from companion.driver import SESSION_FIELDS, ScriptDriver, StateSnapshot
 from companion.games.glow.view import PUBLIC_FIELDS as GLOW_FIELDS
@@ -22,7 +23,6 @@ from companion.games.spirit_island.blight_cards import BLIGHT_CARDS
 from companion.games.spirit_island.state import GameState
 from companion.games.spirit_island.view import PUBLIC_FIELDS as SPIRIT_ISLAND_FIELDS
 from companion.mirror.feed import MirrorFeed
-from companion.service import GameService
 from companion.store import GameStore
 from tests.games.glow.test_whole_games import game_lines
 from tests.table_player import _Table
@@ -62,7 +62,7 @@ class Phones:
     does (the screen's view) and as `companion mirror`'s follower does (words made per phone)."""
 
     def __init__(self) -> None:
-        self.driver = ScriptDriver(GameService(GameStore.in_memory(), seed_source=lambda: SEED))
+        self.driver = ScriptDriver(wired_service(GameStore.in_memory(), seed_source=lambda: SEED))
         self.feed = MirrorFeed()
 
     def play(self, command: dict[str, Any]) -> list[bytes]:

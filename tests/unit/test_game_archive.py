@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.core.errors import Refused
 from companion.core.phrases import as_written
 from companion.game_archive import EXPORT_FORMAT, EXPORT_VERSION, Export, GameArchive, Import
-from companion.service import GameService
 from companion.store import GameStore
 
 
@@ -30,7 +30,7 @@ class StandInTable:
 
 def store_with_a_game(path: Path, *, finished: bool = True) -> GameStore:
     store, _ = GameStore.open(path)
-    service = GameService(store, seed_source=lambda: 7)
+    service = wired_service(store, seed_source=lambda: 7)
     for data in [{"cmd": "new_game", "players": 2, "seed": 12}, {"cmd": "next"},
                  {"cmd": "fear", "amount": 3}]:
         service.handle(service.parse(data))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.core.errors import Refused
 from companion.core.phrases import as_written
 from companion.saved_games import (
@@ -23,7 +24,6 @@ from companion.saved_games import (
     game_or_loaded,
     won,
 )
-from companion.service import GameService
 from companion.store import GameStore, StoreError
 
 
@@ -46,7 +46,7 @@ def store_with_games(path: Path, *results: str | None) -> GameStore:
     """A database with one Spirit Island game per result (None: left unfinished), played
     through the service as the table would."""
     store, _ = GameStore.open(path)
-    service = GameService(store, seed_source=lambda: 7)
+    service = wired_service(store, seed_source=lambda: 7)
     for seed, result in enumerate(results, start=1):
         service.handle(service.parse({"cmd": "new_game", "players": 1, "seed": seed}))
         if result is not None:

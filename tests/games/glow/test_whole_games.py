@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from companion.bootstrap import wired_service
 from companion.driver import ScriptDriver
 from companion.games.glow.data import COMPANIONS
-from companion.service import GameService
 from companion.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -83,7 +83,7 @@ def game_part(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def driver_on(store: GameStore) -> ScriptDriver:
-    return ScriptDriver(GameService(store, seed_source=lambda: 11))
+    return ScriptDriver(wired_service(store, seed_source=lambda: 11))
 
 
 def end_scores(state: dict[str, Any]) -> list[dict[str, Any]]:
