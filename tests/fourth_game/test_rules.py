@@ -26,7 +26,8 @@ def search(driver: ScriptDriver, **fields: Any) -> list[str]:
 def test_the_games_corpus_folder_is_read_while_it_is_registered(tally: Game) -> None:
     assert registered_folders() == [DATA_DIR, HERE / "rules"]
     corpus = load_corpus(registered_folders())
-    assert {entry.game for entry in corpus["fr"].values()} == {"spirit-island", "leviathan-wilds", "glow", "tally"}
+    assert {entry.game for entry in corpus["fr"].values()} == {
+        "spirit-island", "leviathan-wilds", "glow", "tally"}
 
 
 def test_unregistered_its_corpus_is_not_searched() -> None:

@@ -4,10 +4,11 @@ with its refusals, undo and redo, then a second process on the same database tha
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .conftest import script
 
-WHOLE_GAME = [
+WHOLE_GAME: list[dict[str, Any]] = [
     {"cmd": "new_game", "game": "tally", "players": ["Ada", "Bo", "Cy"], "seed": 5},
     {"cmd": "score", "player": "Ada", "points": 4},
     {"cmd": "score", "player": "Bo", "points": 6},
