@@ -200,7 +200,9 @@ class Game:
     """The English texts of each of its templates, by template name, for i18n_messages to write
     the .pot files from. (Spirit Island's are still gathered in i18n_messages itself.)"""
     rules_corpus: str | None = None
-    """The folder of its rules-lookup entries ({lang}/<topic>.toml), relative to companion/."""
+    """The folder of its rules-lookup entries ({lang}/<topic>.toml), relative to companion/ (or
+    absolute): the rules index reads it beside companion/rules/data/ while the game is
+    registered."""
     layouts: str = ""
     """The folder of its screens' .kv files, relative to the layouts folder."""
     table_screen: str = ""

@@ -1,4 +1,5 @@
-"""The rules corpus: entries in English, German and French, read from the TOML files in data/.
+"""The rules corpus: entries in English, German and French, read from the TOML files in data/
+and in the folder each registered game names as its `rules_corpus`.
 
 Each topic file belongs to one game (its top-level `game`, a registry id; Spirit Island's when it
 names none) or to every game (`game = "all"`), and so does each of its entries.
@@ -13,11 +14,14 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+PACKAGE_DIR = DATA_DIR.parents[1]
+"""companion/: what a game's `rules_corpus` is relative to."""
 LANGUAGES = ("en", "de", "fr")
 REQUIRED = ("id", "title", "body")
 LISTS = ("keywords", "synonyms", "related", "steps")
@@ -56,21 +60,46 @@ class Entry:
 Corpus = dict[str, dict[str, Entry]]
 """Language → entry id → entry, in file order."""
 
+Folders: TypeAlias = "Path | Sequence[Path]"
+"""One corpus folder, or several read as one corpus (an entry id is unique across them)."""
 
-def corpus_files(data_dir: Path = DATA_DIR) -> list[Path]:
-    return sorted(path for lang in LANGUAGES for path in (data_dir / lang).glob("*.toml"))
+
+def registered_folders() -> list[Path]:
+    """data/ and every registered game's `rules_corpus`, each once: the corpus of the games
+    there are at this moment, a game registered only in a test among them."""
+    from ..games.registry import GAMES  # asked when the index opens: after any registration
+
+    folders = [DATA_DIR]
+    for game in GAMES.values():
+        folder = (PACKAGE_DIR / game.rules_corpus).resolve() if game.rules_corpus else None
+        if folder is not None and folder not in folders:
+            folders.append(folder)
+    return folders
 
 
-def corpus_fingerprint(data_dir: Path = DATA_DIR) -> str:
-    """Changes whenever a corpus file does (the search index is rebuilt then)."""
+def _folders(data_dir: Folders) -> list[Path]:
+    return [data_dir] if isinstance(data_dir, Path) else list(data_dir)
+
+
+def corpus_files(data_dir: Folders = DATA_DIR) -> list[Path]:
+    return [path for folder in _folders(data_dir)
+            for path in sorted(found for lang in LANGUAGES
+                               for found in (folder / lang).glob("*.toml"))]
+
+
+def corpus_fingerprint(data_dir: Folders = DATA_DIR) -> str:
+    """Changes whenever a corpus file does, or a folder comes or goes (the search index is
+    rebuilt then)."""
     digest = hashlib.sha256()
-    for path in corpus_files(data_dir):
-        digest.update(str(path.relative_to(data_dir)).encode())
-        digest.update(path.read_bytes())
+    for number, folder in enumerate(_folders(data_dir)):
+        for path in corpus_files(folder):
+            name = str(path.relative_to(folder))
+            digest.update((f"{number}:{name}" if number else name).encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def load_corpus(data_dir: Path = DATA_DIR) -> Corpus:
+def load_corpus(data_dir: Folders = DATA_DIR) -> Corpus:
     corpus: Corpus = {lang: {} for lang in LANGUAGES}
     for path in corpus_files(data_dir):
         lang = path.parent.name

@@ -14,8 +14,9 @@
 - Asked for one game, it finds only that game's entries and those every game shares, so a
   word both games use ("round", "verzögert") finds the game being played.
 
-The index is built from the corpus files into a small SQLite file in the user's cache folder
-and rebuilt when a corpus file changes (their fingerprint is stored with it).
+The index is built from the corpus files (data/ and every registered game's own folder) into a
+small SQLite file in the user's cache folder and rebuilt when a corpus file changes (their
+fingerprint is stored with it).
 """
 
 from __future__ import annotations
@@ -32,13 +33,14 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from .corpus import (
-    DATA_DIR,
     EVERY_GAME,
     LANGUAGES,
     Corpus,
     Entry,
+    Folders,
     corpus_fingerprint,
     load_corpus,
+    registered_folders,
 )
 
 TOKENIZER = "unicode61 remove_diacritics 2"
@@ -129,9 +131,11 @@ class RulesIndex:
         return cls(db, corpus)
 
     @classmethod
-    def open(cls, data_dir: Path = DATA_DIR, path: Path | None = None) -> RulesIndex:
-        """The index for the corpus in `data_dir`, from `path` when it is up to date, else
-        built afresh there (the first start, or after a corpus file changed)."""
+    def open(cls, data_dir: Folders | None = None, path: Path | None = None) -> RulesIndex:
+        """The index for the corpus in `data_dir` (by default data/ and every registered
+        game's `rules_corpus`), from `path` when it is up to date, else built afresh there (the
+        first start, or after a corpus file changed)."""
+        data_dir = registered_folders() if data_dir is None else data_dir
         corpus = load_corpus(data_dir)
         fingerprint = f"{INDEX_FORMAT}:{corpus_fingerprint(data_dir)}"
         path = path or default_index_path()

@@ -1,0 +1,1 @@
+"""Tally's table screen (the touchscreen app imports it by name, `Game.table_screen`)."""
