@@ -268,9 +268,12 @@ class GameListing:
     """As `Game.tag_kinds`."""
     catalogue_domains: tuple[str, ...] = ()
     """As `Game.catalogue_domains`."""
+    rules_corpus: str | None = None
+    """As `Game.rules_corpus`: the rules index reads it without importing the game."""
 
     @classmethod
     def of(cls, game: Game) -> GameListing:
         """The listing of a game registered as it is (a test's game, for one)."""
         return cls(id=game.id, name=game.name, definition="", settings=game.settings,
-                   tag_kinds=game.tag_kinds, catalogue_domains=game.catalogue_domains)
+                   tag_kinds=game.tag_kinds, catalogue_domains=game.catalogue_domains,
+                   rules_corpus=game.rules_corpus)

@@ -70,7 +70,7 @@ def registered_folders() -> list[Path]:
     from ..games.registry import GAMES  # asked when the index opens: after any registration
 
     folders = [DATA_DIR]
-    for game in GAMES.values():
+    for game in GAMES.listed():  # the listings: no game's rules imported for this
         folder = (PACKAGE_DIR / game.rules_corpus).resolve() if game.rules_corpus else None
         if folder is not None and folder not in folders:
             folders.append(folder)

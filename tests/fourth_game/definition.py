@@ -8,6 +8,7 @@ from companion.core.game import Game
 from companion.core.history import GameHistory
 
 from . import commands, decide, record, view
+from .about import RULES
 from .about import TALLY as LISTED
 
 HERE = Path(__file__).resolve().parent
@@ -31,7 +32,7 @@ TALLY = Game(
     # Nobody wins together: the statistics count its games as played.
     history=GameHistory(won=lambda row: None),
     # Outside companion/: absolute folders (a path joined to an absolute one is that one).
-    rules_corpus=str(HERE / "rules"),
+    rules_corpus=RULES,
     layouts=str(HERE / "ui"),
     table_screen="tests.fourth_game.ui.table:TallyTable",
 )

@@ -21,8 +21,9 @@ LISTED = [listing.id for listing in GAMES.listed()]
 @pytest.mark.parametrize("game_id", LISTED)
 def test_a_listing_says_of_its_game_what_the_game_says(game_id: str) -> None:
     listing, game = GAMES.listing(game_id), GAMES[game_id]
-    assert (listing.id, listing.name, listing.settings, listing.catalogue_domains) == \
-        (game.id, game.name, game.settings, game.catalogue_domains)
+    assert (listing.id, listing.name, listing.settings, listing.catalogue_domains,
+            listing.rules_corpus) == \
+        (game.id, game.name, game.settings, game.catalogue_domains, game.rules_corpus)
     assert dict(listing.tag_kinds) == dict(game.tag_kinds)
     # The reader's kinds come from the listing, the cards from the game: the same kinds, in
     # the same order.
@@ -30,12 +31,14 @@ def test_a_listing_says_of_its_game_what_the_game_says(game_id: str) -> None:
 
 
 def test_listing_the_games_imports_none_of_their_rules() -> None:
-    """In a fresh interpreter: the registry, its ids and its listings import no definition;
-    the first lookup of one game imports that game's only."""
+    """In a fresh interpreter: the registry, its ids and its listings, and the rules folders the
+    rules index reads, import no definition; the first lookup of one game imports that game's only."""
     script = (
         "import sys\n"
         "from companion.games.registry import GAMES\n"
+        "from companion.rules.corpus import registered_folders\n"
         "names = [(g.id, g.name, len(g.settings)) for g in GAMES.listed()]\n"
+        "folders = registered_folders()  # what the rules index reads when it opens\n"
         "loaded = lambda: sorted(m for m in sys.modules if m.endswith('.definition'))\n"
         "print(list(GAMES), names, loaded())\n"
         "GAMES['glow']\n"

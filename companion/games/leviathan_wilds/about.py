@@ -20,4 +20,5 @@ LEVIATHAN_WILDS = GameListing(
     definition="companion.games.leviathan_wilds.definition:LEVIATHAN_WILDS",
     tag_kinds=TAG_KINDS,
     catalogue_domains=(CATALOGUE_DOMAIN,),
+    rules_corpus="rules/data",
 )

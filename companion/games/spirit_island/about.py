@@ -30,4 +30,5 @@ SPIRIT_ISLAND = GameListing(
     settings=SETTINGS,
     tag_kinds=TAG_KINDS,
     catalogue_domains=("game", "cards"),
+    rules_corpus="rules/data",
 )
