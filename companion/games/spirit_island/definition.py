@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.game import Course, Game
+from companion.core.game import Course
 
 from . import commands as c
 from . import table_words
@@ -67,9 +67,7 @@ def help_step(state: dict[str, Any]) -> str | None:
 
 
 
-SPIRIT_ISLAND = Game(
-    id=LISTED.id,
-    name=LISTED.name,
+SPIRIT_ISLAND = LISTED.game(
     commands=c.COMMANDS,
     new_game=c.NewGame,
     parse_command=c.parse_command,
@@ -83,9 +81,7 @@ SPIRIT_ISLAND = Game(
     catalogue=catalogue,
     public_view=public_view,
     tag_cards=tag_cards,
-    tag_kinds=LISTED.tag_kinds,
     plan_read=plan_read,
-    catalogue_domains=LISTED.catalogue_domains,
     rules_corpus="rules/data",
     layouts="spirit_island",
     table_screen="companion.games.spirit_island.ui.table:TableScreen",
@@ -96,5 +92,4 @@ SPIRIT_ISLAND = Game(
     names=table_words.names,
     history=HISTORY,
     help_step=help_step,
-    settings=LISTED.settings,
 )
