@@ -128,11 +128,16 @@ def card_messages() -> set[str]:
     return {text for text in found if text}
 
 
+SHARED_RULES = PACKAGE / "core" / "commands.py"
+"""Where core refuses, for every game's rules, the commands they do not decide."""
+
+
 def written_phrases(game: Game) -> set[str]:
     """The sentences a game's model writes in place as `Phrase("…")` (a refusal, …): every
-    Python file in the folder of the module its `decide` comes from."""
+    Python file in the folder of the module its `decide` comes from, and the refusals core
+    writes for its rules (`SHARED_RULES`)."""
     folder = Path(inspect.getfile(game.decide)).parent
-    return code_messages(sorted(folder.glob("*.py")), ("Phrase",))
+    return code_messages([*sorted(folder.glob("*.py")), SHARED_RULES], ("Phrase",))
 
 
 GATHERED_HERE = {"game": game_messages, "cards": card_messages}

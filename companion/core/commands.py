@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import Refused
+from .phrases import Phrase
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,21 @@ class ShowState(Command):
 
 SESSION_COMMANDS: dict[str, type[Command]] = {c.name: c for c in (Undo, Redo, ShowState)}
 """What the session itself answers, whatever the game."""
+
+def outside_the_rules(command: Command, new_game: type[Command]) -> bool:
+    """Whether `command` is one no game's rules decide: True for `state` (the state stays as it
+    is, nothing happens); Refused for undo and redo, which the session answers from the states it
+    keeps, and for a game's start command sent inside a running game. False for any other.
+    Its words are the games' rules' (`i18n_messages.written_phrases`), not the screens'."""
+    if isinstance(command, ShowState):
+        return True
+    if isinstance(command, (Undo, Redo)):
+        raise Refused(Phrase("{command} is kept by the session, not by the rules",
+                             command=command.name))
+    if isinstance(command, new_game):
+        raise Refused(Phrase("a new game is started with start(), not inside a running game"))
+    return False
+
 
 FieldChecker = Callable[[str, str, Any], Any]
 """Checks one field's value: (command name, field name, value) -> the value, or Refused."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, TypeAlias
 
 from .commands import Command, command_to_dict
@@ -277,3 +278,37 @@ class GameListing:
         return cls(id=game.id, name=game.name, definition="", settings=game.settings,
                    tag_kinds=game.tag_kinds, catalogue_domains=game.catalogue_domains,
                    rules_corpus=game.rules_corpus)
+
+    def fields(self) -> dict[str, Any]:
+        """The `Game` fields the listing already gives, for its definition to build the `Game`
+        from: `Game(**listing.fields(), …the rest)`, so the two cannot disagree."""
+        return {"id": self.id, "name": self.name, "settings": self.settings,
+                "tag_kinds": self.tag_kinds, "catalogue_domains": self.catalogue_domains,
+                "rules_corpus": self.rules_corpus}
+
+
+def model_fields(api: ModuleType) -> dict[str, Any]:
+    """The `Game` fields a game's pure model gives through its API module (its api.py), the one
+    a shell adapts to:
+
+    - `COMMANDS`, `NewGame` — its commands by "cmd", its start command.
+    - `parse_command(raw)` — a JSON object to a command, or `Refused` saying what is wrong;
+      `command_to_dict(command)` its inverse.
+    - `start(new_game, seed)` / `decide(state, command)` — (new state, events); `Refused`
+      changes nothing. Undo and redo are the session's: it keeps the states. The `Game`'s
+      start hands it the seed the session recorded, so a replay draws what the game drew.
+    - `view(state, translate)`, `event_view(event)` — JSON-ready dicts; the texts through
+      `translate` (English as written without one).
+    - `state_to_record(state)` / `state_from_record(record)` — a JSON-able round trip.
+    - `setup_checklist(state, translate)` — [(item id, text)].
+    """
+    checklist = api.setup_checklist
+    return {
+        "commands": api.COMMANDS, "new_game": api.NewGame,
+        "parse_command": api.parse_command, "command_to_dict": api.command_to_dict,
+        "start": lambda command: api.start(command, command.seed or 0),
+        "decide": api.decide, "view": api.view,
+        "state_to_record": api.state_to_record, "state_from_record": api.state_from_record,
+        "setup_checklist": lambda state, translate: [
+            {"id": item, "text": text} for item, text in checklist(state, translate)],
+    }

@@ -6,7 +6,8 @@ them with the `Translate` function it is handed, so no game model knows a catalo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 Translate = Callable[[str], str]
 
@@ -59,3 +60,13 @@ class Listing:
 
 
 AND = "{first} and {last}"
+
+
+def message(table: Mapping[str, str], message_id: str, translate: Translate = as_written,
+            **values: Any) -> dict[str, Any]:
+    """A game's text for its view, `message_id` of `table`: its id, the text in the language of
+    `translate` and the values it used (words as written in English, numbers as they are)."""
+    shown = {key: render(value) if isinstance(value, (Phrase, Listing)) else value
+             for key, value in values.items()}
+    return {"id": message_id, "text": Phrase(table[message_id], **values).render(translate),
+            "values": shown}

@@ -31,8 +31,9 @@ def test_a_listing_says_of_its_game_what_the_game_says(game_id: str) -> None:
 
 
 def test_listing_the_games_imports_none_of_their_rules() -> None:
-    """In a fresh interpreter: the registry, its ids and its listings, and the rules folders the
-    rules index reads, import no definition; the first lookup of one game imports that game's only."""
+    """In a fresh interpreter: the registry, its ids and its listings, and the rules folders
+    the rules index reads, import no definition; the first lookup of one game imports that
+    game's only."""
     script = (
         "import sys\n"
         "from companion.games.registry import GAMES\n"

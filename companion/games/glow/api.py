@@ -1,15 +1,9 @@
 """Glow: the pure game model's API, no screen, no serial port, no database.
 
-The API a shell adapts to (the core reaches it through `definition.GLOW`):
-
-- `GAME_ID` — "glow".
-- `parse_command(raw)` — a JSON object to a command, or `Refused` saying what is wrong.
-- `start(new_game, seed)` / `decide(state, command)` — (new state, events); `Refused` changes
-  nothing. Undo and redo are the session's: it keeps the states.
-- `view(state, translate)`, `event_view(event)` — JSON-ready dicts; the texts through
-  `translate` (English as written without one).
-- `state_to_record(state)` / `state_from_record(record)` — a JSON-able round trip.
-- `setup_checklist(state, translate)` — [(item id, text)].
+The names every game's model API offers (see `companion.core.game.model_fields`, which plugs
+them into `definition.GLOW`), and Glow's own: `GAME_ID` ("glow"), `ADVENTURERS` and `COMPANIONS`
+(the cards), `CARD_IDS` (the card tag ids the reader can name) and `UNVERIFIED` (the numbers
+still to check against a printed copy).
 """
 
 from __future__ import annotations

@@ -6,10 +6,11 @@ them so a screen can ask the players to check them.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from companion.core.numbers_file import load_numbers, unverified
 
 GAME_ID = "glow"
 BOARDS = ("realm", "sea")
@@ -22,28 +23,9 @@ GLOWWORM_BONUS = 10
 """Digest 5 step 3 [R]: +10 when glowworms (tokens and icons) are at least the companions."""
 ELEMENTS = ("fire", "water", "earth", "air", "nature")
 
-_NUMBERS_FILE = Path(__file__).with_name("numbers.toml")
+NUMBERS: dict[str, Any] = load_numbers(Path(__file__).with_name("numbers.toml"))
 
-
-def _load() -> dict[str, Any]:
-    with _NUMBERS_FILE.open("rb") as f:
-        return tomllib.load(f)
-
-
-NUMBERS: dict[str, Any] = _load()
-
-
-def _unverified(table: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
-    found = []
-    if table.get("verified") is False:
-        found.append((prefix.rstrip("."), str(table.get("note", ""))))
-    for key, value in table.items():
-        if isinstance(value, dict):
-            found.extend(_unverified(value, f"{prefix}{key}."))
-    return found
-
-
-UNVERIFIED: tuple[tuple[str, str], ...] = tuple(_unverified(NUMBERS))
+UNVERIFIED: tuple[tuple[str, str], ...] = tuple(unverified(NUMBERS))
 """(table, note) for every table of numbers.toml still marked verified = false."""
 
 START_SCORE: int = NUMBERS["setup"]["start_score"]

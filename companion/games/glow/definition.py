@@ -4,27 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.events import Event
-from companion.core.game import Course, Game
-from companion.core.phrases import Translate, render
+from companion.core.game import Course, Game, model_fields
+from companion.core.phrases import render
 
-from . import data, table_words
+from . import api, data, table_words
 from .about import GLOW as LISTED
-from .commands import COMMANDS, NewGame
 from .history import HISTORY, help_step, standings
-from .parse import command_to_dict, parse_command
 from .reads import plan_read
-from .record import state_from_record, state_to_record
-from .rules import decide, start
 from .state import State
 from .texts import catalogue_texts
-from .view import public_view, setup_checklist, view, who
-
-
-def start_game(command: NewGame) -> tuple[State, list[Event]]:
-    """`start` with the seed the session recorded: it draws the start player when new_game
-    names none, so a replay draws the same one."""
-    return start(command, command.seed or 0)
+from .view import public_view, who
 
 
 def summary(state: State) -> dict[str, Any]:
@@ -84,28 +73,14 @@ def tag_cards() -> dict[str, list[dict[str, Any]]]:
                           for card in data.COMPANIONS.values()]}
 
 
-def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
-    return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
-
-
 GLOW = Game(
-    id=LISTED.id,
-    name=LISTED.name,
-    commands=COMMANDS,
-    new_game=NewGame,
-    parse_command=parse_command,
-    command_to_dict=command_to_dict,
-    start=start_game,
-    decide=decide,
-    view=view,
-    state_to_record=state_to_record,
-    state_from_record=state_from_record,
+    **LISTED.fields(),
+    # Its start draws the start player when new_game names none: the seed replays the draw.
+    **model_fields(api),
     summary=summary,
     rounds=rounds,
     catalogue=catalogue,
     public_view=public_view,
-    setup_checklist=checklist,
-    catalogue_domains=LISTED.catalogue_domains,
     catalogue_texts=catalogue_texts,
     layouts="glow",
     table_screen="companion.games.glow.ui.table:GlowTableScreen",
@@ -113,7 +88,6 @@ GLOW = Game(
     banner=lambda events, state, words: table_words.banner_lines(events, state, words.gettext),
     names=table_words.names,
     tag_cards=tag_cards,
-    tag_kinds=LISTED.tag_kinds,
     plan_read=plan_read,
     history=HISTORY,
     help_step=help_step,

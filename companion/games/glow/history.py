@@ -4,23 +4,18 @@ games by board side in the statistics. Also the rules help's step for the table'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.core.history import (
-    Fact,
-    GameHistory,
-    Row,
-    Series,
-    StatisticsGroup,
-    Words,
-    result_word,
-)
+from companion.core.history import Fact, GameHistory, Series, StatisticsGroup, result_word
 from companion.core.phrases import Listing
 from companion.i18n import N_
 
 from . import data
 from .state import State
 from .texts import WORDS
+
+if TYPE_CHECKING:
+    from companion.core.history import Row, Words
 
 
 def standings(state: State) -> dict[str, Any]:

@@ -5,27 +5,17 @@ A store can keep a snapshot this way instead of replaying a long game from its s
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
+
+from companion.core.records import check_version, versioned_record
 
 from .state import Area, Companion, Final, Numbers, Player, Setup, State
 
 RECORD_VERSION = 1
 
 
-def _lists(value: Any) -> Any:
-    # asdict keeps tuples; JSON would turn them into lists anyway, so do it here.
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_lists(v) for v in value]
-    return value
-
-
 def state_to_record(state: State) -> dict[str, Any]:
-    record: dict[str, Any] = _lists(asdict(state))
-    record["v"] = RECORD_VERSION
-    return record
+    return versioned_record(state, RECORD_VERSION)
 
 
 def _player(data: dict[str, Any]) -> Player:
@@ -40,8 +30,7 @@ def _player(data: dict[str, Any]) -> Player:
 
 def state_from_record(record: dict[str, Any]) -> State:
     """Rebuild a state; raises ValueError (or KeyError/TypeError) on a record it cannot read."""
-    if record.get("v") != RECORD_VERSION:
-        raise ValueError(f"unknown Glow record version {record.get('v')!r}")
+    check_version(record, RECORD_VERSION, "Glow")
     setup = record["setup"]
     numbers = setup["numbers"]
     ranking = record["ranking"]

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from companion.core.commands import outside_the_rules
 from companion.core.errors import Refused
 from companion.core.phrases import Phrase
 
@@ -140,13 +141,8 @@ HANDLERS: dict[type[c.Command], Handler] = {
 
 def decide(state: State, command: c.Command) -> tuple[State, Events]:
     """The state after `command`, and what happened; `Refused` if it cannot be done."""
-    if isinstance(command, c.ShowState):
+    if outside_the_rules(command, c.NewGame):
         return state, []
-    if isinstance(command, (c.Undo, c.Redo)):
-        raise Refused(Phrase("{command} is kept by the session, not by the rules",
-                             command=command.name))
-    if isinstance(command, c.NewGame):
-        raise Refused(Phrase("a new game is started with start(), not inside a running game"))
     if isinstance(command, c.EndScore):
         return end_score(state, command)
     if not isinstance(command, c.Next):

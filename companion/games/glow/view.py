@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.game import PublicFields, public_part
-from companion.core.phrases import Listing, Phrase, Translate, as_written, render
+from companion.core.phrases import Listing, Phrase, Translate, as_written, message, render
 
 from . import events as e
 from .data import (
@@ -35,7 +35,7 @@ from .encounter import dice_wanted, small_dice_in_play
 from .end_scoring import rerolls_needed, suggested_end_score
 from .rerolls import track_reroll_costs
 from .state import Player, State
-from .texts import GATES, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, message, word
+from .texts import GATES, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, word
 
 
 def who(state: State, i: int) -> str | Phrase:

@@ -1,16 +1,10 @@
 """Leviathan Wilds: the pure game model's API, no screen, no serial port, no database.
 
-The API a shell adapts to:
-
-- `GAME_ID` — "leviathan-wilds".
-- `parse_command(raw)` — a JSON object to a command, or `Refused` saying what is wrong.
-- `start(new_game, seed)` / `decide(state, command)` — (new state, events); `Refused` changes
-  nothing. Undo and redo are the session's: it keeps the states.
-- `view(state, translate)`, `event_view(event)` — JSON-ready dicts; the texts through
-  `translate` (English as written without one).
-- `state_to_record(state)` / `state_from_record(record)` — a JSON-able round trip.
-- `setup_checklist(state_or_setup, translate)` — [(item id, text)].
-- `TAG_IDS`, `THREAT_CARDS`, `WEAKNESS_CARD_IDS` — the card tag ids the reader can name.
+The names every game's model API offers (see `companion.core.game.model_fields`, which plugs
+them into `definition.LEVIATHAN_WILDS`; its `setup_checklist` takes a state or a setup), and
+Leviathan Wilds' own: `GAME_ID` ("leviathan-wilds"), `LEVIATHANS`, `UNVERIFIED` (the numbers
+still to check against a printed copy) and `TAG_IDS`, `THREAT_CARDS`, `WEAKNESS_CARD_IDS` (the
+card tag ids the reader can name).
 """
 
 from __future__ import annotations

@@ -6,10 +6,11 @@ them so a screen can ask the players to check them.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from companion.core.numbers_file import load_numbers, unverified
 
 GAME_ID = "leviathan-wilds"
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
@@ -19,28 +20,9 @@ the corruption from striking a corrupted crystal (digest 2.3)."""
 TERRAINS = ("harmful", "slippery", "open")
 ACTIONS = ("climb", "jump", "glide", "rest", "heal")
 
-_NUMBERS_FILE = Path(__file__).with_name("numbers.toml")
+NUMBERS: dict[str, Any] = load_numbers(Path(__file__).with_name("numbers.toml"))
 
-
-def _load() -> dict[str, Any]:
-    with _NUMBERS_FILE.open("rb") as f:
-        return tomllib.load(f)
-
-
-NUMBERS: dict[str, Any] = _load()
-
-
-def _unverified(table: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
-    found = []
-    if table.get("verified") is False:
-        found.append((prefix.rstrip("."), str(table.get("note", ""))))
-    for key, value in table.items():
-        if isinstance(value, dict):
-            found.extend(_unverified(value, f"{prefix}{key}."))
-    return found
-
-
-UNVERIFIED: tuple[tuple[str, str], ...] = tuple(_unverified(NUMBERS))
+UNVERIFIED: tuple[tuple[str, str], ...] = tuple(unverified(NUMBERS))
 """(table, note) for every table of numbers.toml still marked verified = false."""
 
 WRATH_WILD_COUNTS: tuple[int, ...] = tuple(NUMBERS["wrath"]["wild_counts"])

@@ -4,27 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.events import Event
-from companion.core.game import Course, Game
-from companion.core.phrases import Translate
+from companion.core.game import Course, Game, model_fields
 
-from . import data, table_words
+from . import api, data, table_words
 from .about import LEVIATHAN_WILDS as LISTED
-from .commands import COMMANDS, NewGame
 from .history import HISTORY
-from .parse import command_to_dict, parse_command
 from .reads import plan_read
-from .record import state_from_record, state_to_record
-from .rules import decide, start
 from .state import State
 from .texts import TAG_WORDS, catalogue_texts
-from .view import public_view, setup_checklist, view
-
-
-def start_game(command: NewGame) -> tuple[State, list[Event]]:
-    """`start` with the seed the session recorded (nothing here is random: it is kept only so
-    that every game's log reads alike)."""
-    return start(command, command.seed or 0)
+from .view import public_view, view
 
 
 def summary(state: State) -> dict[str, Any]:
@@ -92,10 +80,6 @@ def tag_cards() -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def checklist(state: State, translate: Translate) -> list[dict[str, str]]:
-    return [{"id": item, "text": text} for item, text in setup_checklist(state, translate)]
-
-
 def help_step(state: dict[str, Any]) -> str | None:
     """The rules' step for the table's "?": the turn's step, "leviathan-wilds/activate"."""
     step = state.get("step")
@@ -103,34 +87,24 @@ def help_step(state: dict[str, Any]) -> str | None:
 
 
 LEVIATHAN_WILDS = Game(
-    id=LISTED.id,
-    name=LISTED.name,
-    commands=COMMANDS,
-    new_game=NewGame,
-    parse_command=parse_command,
-    command_to_dict=command_to_dict,
-    start=start_game,
-    decide=decide,
-    view=view,
-    state_to_record=state_to_record,
-    state_from_record=state_from_record,
+    **LISTED.fields(),
+    # Nothing in its start is random: the seed is kept only so that every game's log reads alike.
+    **model_fields(api),
+    # The saved games, the translations and the phones' page.
     summary=summary,
     rounds=rounds,
+    history=HISTORY,
     catalogue=catalogue,
-    public_view=public_view,
-    setup_checklist=checklist,
-    tag_cards=tag_cards,
-    tag_kinds=LISTED.tag_kinds,
-    plan_read=plan_read,
-    catalogue_domains=LISTED.catalogue_domains,
     catalogue_texts=catalogue_texts,
-    rules_corpus="rules/data",
+    public_view=public_view,
+    names=table_words.names,
+    banner=lambda events, state, words: table_words.banner_lines(
+        events, state, words.gettext, words.ngettext),
+    # The card reader, the rules help and the screens.
+    tag_cards=tag_cards,
+    plan_read=plan_read,
+    help_step=help_step,
     layouts="leviathan_wilds",
     table_screen="companion.games.leviathan_wilds.ui.table:LeviathanTableScreen",
     setup_form="companion.games.leviathan_wilds.ui.setup:LeviathanForm",
-    banner=lambda events, state, words: table_words.banner_lines(
-        events, state, words.gettext, words.ngettext),
-    names=table_words.names,
-    history=HISTORY,
-    help_step=help_step,
 )

@@ -3,18 +3,15 @@ guardians; the wrath and the crystals left round by round; wins by leviathan."""
 
 from __future__ import annotations
 
-from companion.core.history import (
-    Fact,
-    GameHistory,
-    Row,
-    Series,
-    StatisticsGroup,
-    Words,
-    plain_line,
-)
+from typing import TYPE_CHECKING
+
+from companion.core.history import Fact, GameHistory, Series, StatisticsGroup, plain_line
 from companion.i18n import N_
 
 from . import data
+
+if TYPE_CHECKING:
+    from companion.core.history import Row, Words
 
 DIFFICULTY_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
                     "expert": N_("expert")}

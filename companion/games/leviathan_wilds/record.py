@@ -5,8 +5,9 @@ A store can keep a snapshot this way instead of replaying a long game from its s
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
+
+from companion.core.records import check_version, versioned_record
 
 from .state import (
     ApCard,
@@ -25,19 +26,8 @@ from .state import (
 RECORD_VERSION = 1
 
 
-def _lists(value: Any) -> Any:
-    # asdict keeps tuples; JSON would turn them into lists anyway, so do it here.
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_lists(v) for v in value]
-    return value
-
-
 def state_to_record(state: State) -> dict[str, Any]:
-    record: dict[str, Any] = _lists(asdict(state))
-    record["v"] = RECORD_VERSION
-    return record
+    return versioned_record(state, RECORD_VERSION)
 
 
 def _guardian(data: dict[str, Any]) -> Guardian:
@@ -52,8 +42,7 @@ def _guardian(data: dict[str, Any]) -> Guardian:
 
 def state_from_record(record: dict[str, Any]) -> State:
     """Rebuild a state; raises ValueError (or KeyError/TypeError) on a record it cannot read."""
-    if record.get("v") != RECORD_VERSION:
-        raise ValueError(f"unknown Leviathan Wilds record version {record.get('v')!r}")
+    check_version(record, RECORD_VERSION, "Leviathan Wilds")
     setup = record["setup"]
     numbers = {**setup["numbers"],
                "wrath_wild_counts": tuple(setup["numbers"]["wrath_wild_counts"])}

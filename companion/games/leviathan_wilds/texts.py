@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.phrases import Listing, Phrase, Translate, as_written, render
+from companion.core.phrases import Phrase
 
 CATALOGUE_DOMAIN = "leviathan"
 """The gettext template of these texts: companion/locale/leviathan.pot and its .po files."""
@@ -146,16 +146,6 @@ READ_MESSAGES: dict[str, str] = {
 
 def word(key: str, **values: Any) -> Phrase:
     return Phrase(WORDS[key], **values)
-
-
-def message(table: dict[str, str], message_id: str, translate: Translate = as_written,
-            **values: Any) -> dict[str, Any]:
-    """A text for the view: its id, the text in the language of `translate` and the values it
-    used (words as written in English, numbers as they are)."""
-    shown = {key: render(value) if isinstance(value, (Phrase, Listing)) else value
-             for key, value in values.items()}
-    return {"id": message_id, "text": Phrase(table[message_id], **values).render(translate),
-            "values": shown}
 
 
 def catalogue_texts() -> dict[str, list[str]]:

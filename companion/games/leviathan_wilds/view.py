@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.game import PublicFields, public_part
-from companion.core.phrases import Listing, Phrase, Translate, as_written
+from companion.core.phrases import Listing, Phrase, Translate, as_written, message
 
 from . import events as e
 from .data import GAME_ID, HAND_SIZE, LEVIATHANS, MUSHROOMS_DRAWN, SETUP_WILD, UNVERIFIED
 from .effects import guardian_name
 from .rules import can_decline_last, wild_at
 from .state import Setup, State
-from .texts import OUTCOME_REASONS, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, message, word
+from .texts import OUTCOME_REASONS, PROMPTS, REMINDERS, SETUP_ITEMS, WORDS, word
 
 
 def _half(state: State, slot: int) -> Phrase:

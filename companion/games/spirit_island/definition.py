@@ -68,8 +68,7 @@ def help_step(state: dict[str, Any]) -> str | None:
 
 
 SPIRIT_ISLAND = Game(
-    id=LISTED.id,
-    name=LISTED.name,
+    **LISTED.fields(),
     commands=c.COMMANDS,
     new_game=c.NewGame,
     parse_command=c.parse_command,
@@ -83,10 +82,7 @@ SPIRIT_ISLAND = Game(
     catalogue=catalogue,
     public_view=public_view,
     tag_cards=tag_cards,
-    tag_kinds=LISTED.tag_kinds,
     plan_read=plan_read,
-    catalogue_domains=LISTED.catalogue_domains,
-    rules_corpus="rules/data",
     layouts="spirit_island",
     table_screen="companion.games.spirit_island.ui.table:TableScreen",
     setup_form="companion.games.spirit_island.ui.setup:SpiritIslandForm",
@@ -96,5 +92,4 @@ SPIRIT_ISLAND = Game(
     names=table_words.names,
     history=HISTORY,
     help_step=help_step,
-    settings=LISTED.settings,
 )

@@ -4,19 +4,15 @@ and terror chart, and wins by adversary and level in the statistics."""
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-from companion.core.history import (
-    Fact,
-    GameHistory,
-    Row,
-    Series,
-    StatisticsGroup,
-    Words,
-    plain_line,
-)
+from companion.core.history import Fact, GameHistory, Series, StatisticsGroup, plain_line
 from companion.i18n import N_
 
 from .catalogue import catalogue
+
+if TYPE_CHECKING:
+    from companion.core.history import Row, Words
 
 NONE_CHOICE = N_("None")
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.properties import (
-    BooleanProperty,
     DictProperty,
     ListProperty,
     NumericProperty,
@@ -26,8 +24,9 @@ from kivy.uix.scrollview import ScrollView
 from companion import i18n
 from companion.games.glow.texts import WORDS
 from companion.i18n import N_, _
+from companion.ui.corrections import NumberCorrections, NumberStepper, StepperRow
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, Stepper
+from companion.ui.widgets import CardPicker
 
 GAME_ID = "glow"
 BOARDS = ("realm", "sea")
@@ -66,15 +65,6 @@ def colour_rgba(colour: str | None) -> list[float]:
     return rgba(colour_hex(colour))
 
 
-class NumberStepper(Stepper):
-    """One correctable number of the board: a tap on − or + makes it a correction."""
-
-    key = StringProperty("")
-    """The number's new_game field."""
-    index = NumericProperty(-1)
-    """The place in its list, for a list's entry."""
-
-
 class PlayerRow(BoxLayout):
     """One player of the form: their seat, name (typed or left to their colour) and colour."""
 
@@ -104,7 +94,7 @@ class PlayerRow(BoxLayout):
         return str(self.ids.name.text).strip()[:NAME_LENGTH]
 
 
-class GlowForm(ScrollView):
+class GlowForm(NumberCorrections, ScrollView):
     form_id = "glow_form"
     """Its name among the new-game screen's ids."""
 
@@ -118,22 +108,13 @@ class GlowForm(ScrollView):
     """The start player (from 0), or -1 for one drawn at random."""
     glow_mode = StringProperty("full")
     """"full": the whole game day by day; "scoring": only the end scoring."""
-    show_numbers = BooleanProperty(False)
-    """The unverified numbers are shown (a tap on their button opens and closes them)."""
-    corrections = DictProperty({})
-    """The numbers the players changed, as new_game's fields."""
-    numbers_text = StringProperty("")
-    """The button that shows the numbers: how many are corrected."""
     board_names = DictProperty({})
     """The board sides' names in the language in use (the game's own words)."""
 
     def on_kv_post(self, *_args: Any) -> None:
-        self._steppers: list[NumberStepper] = []
         self._rows: list[PlayerRow] = []
-        self._numbers_box = self.ids.glow_numbers_box
-        self._numbers_parent = self._numbers_box.parent
         self._show_players()
-        self.on_show_numbers()
+        self.hold_numbers(self.ids.glow_numbers_box, self.ids.glow_numbers)
         self.retranslate()
         self.bind(corrections=self._show_numbers, glow_players=self._show_players,
                   glow_mode=self._show_note)
@@ -185,11 +166,7 @@ class GlowForm(ScrollView):
         }
         if 0 <= self.glow_start < self.glow_players:
             command["start_player"] = int(self.glow_start)
-        defaults = self.defaults()
-        for key, value in self.corrections.items():
-            if value != defaults.get(key):
-                command[key] = value
-        return command
+        return self.corrected(command)
 
     def _show_players(self, *_args: Any) -> None:
         box = self.ids.glow_player_rows
@@ -235,50 +212,19 @@ class GlowForm(ScrollView):
         return {"track_length": catalogue["track_length"],
                 **{key: list(catalogue[key]) for key in LISTS}}
 
-    def values(self) -> dict[str, Any]:
-        return {**self.defaults(), **self.corrections}
-
-    def toggle_numbers(self) -> None:
-        self.show_numbers = not self.show_numbers
-
-    def on_show_numbers(self, *_args: Any) -> None:
-        # Out of the tree while closed: hidden widgets would still catch the taps they overlap.
-        box, parent = getattr(self, "_numbers_box", None), getattr(self, "_numbers_parent", None)
-        if box is None or parent is None:
-            return
-        if self.show_numbers and box.parent is None:
-            parent.add_widget(box, index=0)
-            Clock.schedule_once(lambda _dt: self.scroll_to(self.ids.glow_numbers, padding=0,
-                                                           animate=False))
-        elif not self.show_numbers and box.parent is not None:
-            parent.remove_widget(box)
-
-    def change(self, stepper: NumberStepper) -> None:
-        """A stepper was tapped: its value becomes a correction (or stops being one)."""
-        values, defaults = self.values(), self.defaults()
-        key, value = stepper.key, int(stepper.value)
-        new: Any = value
-        if stepper.index >= 0:
-            new = list(values[key])
-            new[int(stepper.index)] = value
-        if values.get(key) == new:
-            return
-        corrections = dict(self.corrections)
-        if new == defaults.get(key):
-            corrections.pop(key, None)
-        else:
-            corrections[key] = new
-        self.corrections = corrections
-
-    def restore_numbers(self) -> None:
-        self.corrections = {}
+    def stepped(self, stepper: NumberStepper, values: dict[str, Any]) -> Any:
+        if stepper.index < 0:
+            return int(stepper.value)
+        entries = list(values[stepper.key])
+        entries[int(stepper.index)] = int(stepper.value)
+        return entries
 
     def _show_numbers(self, *_args: Any) -> None:
         if "glow_numbers" not in self.ids:
             return
-        values, defaults = self.values(), self.defaults()
+        values = self.values()
         length = int(values["track_length"])
-        shown: list[tuple[str, int, str, int, int, int]] = [
+        shown: list[StepperRow] = [
             ("track_length", -1, _("Spaces on the score track"), length, 10, 200)]
         shown += [("reroll_spaces", index, _("Reroll space {number}").format(
                        number=index + 1), space, 0, length - 1)
@@ -290,21 +236,7 @@ class GlowForm(ScrollView):
                        number=index) if index else _("Central island: its value"), value, 0,
                    200)
                   for index, value in enumerate(values["island_values"])]
-        box = self.ids.glow_number_steppers
-        if len(self._steppers) != len(shown):
-            box.clear_widgets()
-            self._steppers = [NumberStepper() for _row in shown]
-            for stepper in self._steppers:
-                box.add_widget(stepper)
-                stepper.bind(value=lambda stepper, _value: self.change(stepper))
-        for stepper, (key, index, label, value, low, high) in zip(self._steppers, shown,
-                                                                  strict=True):
-            corrected = key in self.corrections and (
-                index < 0 or self.corrections[key][index] != defaults[key][index])
-            stepper.key, stepper.index, stepper.minimum, stepper.maximum = key, index, low, high
-            stepper.label = _("{number} (corrected)").format(number=label) if corrected \
-                else label
-            stepper.value = value
+        self.show_steppers(self.ids.glow_number_steppers, shown)
         count = len(self.corrections)
         self.numbers_text = _("Unverified board numbers: none corrected") if not count else \
             _("Unverified board numbers: {count} corrected").format(count=count)

@@ -11,10 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.properties import (
-    BooleanProperty,
-    DictProperty,
     ListProperty,
     NumericProperty,
     StringProperty,
@@ -23,7 +20,8 @@ from kivy.uix.scrollview import ScrollView
 
 from companion import i18n
 from companion.i18n import _
-from companion.ui.widgets import CardPicker, Stepper
+from companion.ui.corrections import NumberCorrections, NumberStepper
+from companion.ui.widgets import CardPicker
 
 GAME_ID = "leviathan-wilds"
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
@@ -37,16 +35,7 @@ def app() -> Any:
     return App.get_running_app()
 
 
-class NumberStepper(Stepper):
-    """One correctable number: a tap on − or + puts the new value into the form's corrections."""
-
-    key = StringProperty("")
-    """The number's new_game field; "wrath_wild_counts" and "crystals" with `index`."""
-    index = NumericProperty(-1)
-    """The place in its list, for a list's entry."""
-
-
-class LeviathanForm(ScrollView):
+class LeviathanForm(NumberCorrections, ScrollView):
     form_id = "leviathan_form"
     """Its name among the new-game screen's ids."""
 
@@ -60,18 +49,9 @@ class LeviathanForm(ScrollView):
     """Easy, medium, hard or expert."""
     lw_players = NumericProperty(1)
     """1 (solo: one player, two guardians) to 4."""
-    show_numbers = BooleanProperty(False)
-    """The unverified numbers are shown (a tap on their button opens and closes them)."""
-    corrections = DictProperty({})
-    """The numbers the players changed, as new_game's fields ("wrath_start" counted from 0)."""
-    numbers_text = StringProperty("")
-    """The button that shows the numbers: how many are corrected."""
 
     def on_kv_post(self, *_args: Any) -> None:
-        self._steppers: list[NumberStepper] = []
-        self._numbers_box = self.ids.lw_numbers_box
-        self._numbers_parent = self._numbers_box.parent
-        self.on_show_numbers()
+        self.hold_numbers(self.ids.lw_numbers_box, self.ids.lw_numbers)
         self.retranslate()
         self.bind(lw_difficulty=self._show_numbers, lw_players=self._show_numbers,
                   corrections=self._show_numbers)
@@ -107,11 +87,7 @@ class LeviathanForm(ScrollView):
                                    "players": int(self.lw_players),
                                    "difficulty": self.lw_difficulty,
                                    "leviathan": int(self.leviathan.split(" ", 1)[0])}
-        defaults = self.defaults()
-        for key, value in self.corrections.items():
-            if value != defaults.get(key):
-                command[key] = value
-        return command
+        return self.corrected(command)
 
     def pick_leviathan(self) -> None:
         """The 17 leviathans as large buttons, by number."""
@@ -134,53 +110,20 @@ class LeviathanForm(ScrollView):
         return numbers_in_use(self.catalogue()["numbers"], self.lw_difficulty,
                               int(self.lw_players) == 1)
 
-    def values(self) -> dict[str, Any]:
-        """The numbers the game will be started with: the defaults, with the corrections."""
-        return {**self.defaults(), **self.corrections}
-
-    def toggle_numbers(self) -> None:
-        self.show_numbers = not self.show_numbers
-
-    def on_show_numbers(self, *_args: Any) -> None:
-        # Out of the tree while closed: hidden widgets would still catch the taps they overlap.
-        box, parent = getattr(self, "_numbers_box", None), getattr(self, "_numbers_parent", None)
-        if box is None or parent is None:
-            return
-        if self.show_numbers and box.parent is None:
-            parent.add_widget(box, index=0)
-            # Their button stays in view, the numbers below it.
-            Clock.schedule_once(lambda _dt: self.scroll_to(self.ids.lw_numbers, padding=0,
-                                                           animate=False))
-        elif not self.show_numbers and box.parent is not None:
-            parent.remove_widget(box)
-
-    def change(self, stepper: NumberStepper) -> None:
-        """A stepper was tapped: its value becomes a correction (or stops being one)."""
-        values, defaults = self.values(), self.defaults()
+    def stepped(self, stepper: NumberStepper, values: dict[str, Any]) -> Any:
+        """The field's value: "wrath_start" counted from 0 (shown from 1, as players count the
+        spaces), a crystal's one die, a wild count."""
         key, value = stepper.key, int(stepper.value)
         if key == "wrath_start":
-            value -= 1  # shown counted from 1, as players count the spaces
-        if stepper.index >= 0:
-            entries = [dict(e) if isinstance(e, dict) else e for e in values[key]]
-            if key == "crystals":
-                entries[int(stepper.index)]["dice"] = [value]
-            else:
-                entries[int(stepper.index)] = value
-            new: Any = entries
+            value -= 1
+        if stepper.index < 0:
+            return value
+        entries = [dict(e) if isinstance(e, dict) else e for e in values[key]]
+        if key == "crystals":
+            entries[int(stepper.index)]["dice"] = [value]
         else:
-            new = value
-        if values.get(key) == new:
-            return
-        corrections = dict(self.corrections)
-        if new == defaults.get(key):
-            corrections.pop(key, None)
-        else:
-            corrections[key] = new
-        self.corrections = corrections
-
-    def restore_numbers(self) -> None:
-        """Every number back to the game's own."""
-        self.corrections = {}
+            entries[int(stepper.index)] = value
+        return entries
 
     def _show_numbers(self, *_args: Any) -> None:
         if "numbers" not in self.ids:
@@ -202,21 +145,7 @@ class LeviathanForm(ScrollView):
                                        else _("Crystal {number}")).format(number=index + 1),
                    crystal["dice"][0], *DIE_FACES)
                   for index, crystal in enumerate(values["crystals"])]
-        box = self.ids.numbers
-        if len(self._steppers) != len(shown):
-            box.clear_widgets()
-            self._steppers = [NumberStepper() for _row in shown]
-            for stepper in self._steppers:
-                box.add_widget(stepper)
-                stepper.bind(value=lambda stepper, _value: self.change(stepper))
-        for stepper, (key, index, label, value, low, high) in zip(self._steppers, shown,
-                                                                  strict=True):
-            corrected = key in self.corrections and (
-                index < 0 or self.corrections[key][index] != self.defaults()[key][index])
-            stepper.key, stepper.index, stepper.minimum, stepper.maximum = key, index, low, high
-            stepper.label = _("{number} (corrected)").format(number=label) if corrected \
-                else label
-            stepper.value = value
+        self.show_steppers(self.ids.numbers, shown)
         count = len(self.corrections)
         self.numbers_text = _("Unverified numbers: none corrected") if not count else \
             _("Unverified numbers: {count} corrected").format(count=count)
