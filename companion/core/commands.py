@@ -102,6 +102,25 @@ def text(cmd: str, key: str, value: Any, choices: tuple[str, ...] | None = None)
     return value
 
 
+def flag(cmd: str, key: str, value: Any) -> bool:
+    """A field that is true or false (JSON's, not 0 or "yes")."""
+    if not isinstance(value, bool):
+        raise Refused(Phrase("'{cmd}': {key} must be true or false, not {value}", cmd=cmd,
+                             key=key, value=shown(value)))
+    return value
+
+
+def entries(cmd: str, key: str, value: Any, low: int, high: int) -> list[Any]:
+    """A field that is a list of `low` to `high` entries (each checked by the caller)."""
+    if not isinstance(value, list):
+        raise Refused(Phrase("'{cmd}': {key} must be a list, not {value}", cmd=cmd, key=key,
+                             value=shown(value)))
+    if not low <= len(value) <= high:
+        raise Refused(Phrase("'{cmd}': {key} must hold {low} to {high} entries, not {count}",
+                             cmd=cmd, key=key, low=low, high=high, count=len(value)))
+    return value
+
+
 BOOLEAN_FIELDS = ("force", "confirm", "replace", "overwrite")
 
 

@@ -134,3 +134,17 @@ def test_a_game_built_from_its_listing_and_model_api_plays_with_the_recorded_see
     assert drawn == [42, 0]
     assert game.setup_checklist("started", str.upper) == [{"id": "deal",
                                                            "text": "DEAL THE CARDS"}]
+
+
+def test_a_flag_is_json_s_true_or_false_and_a_list_holds_its_bounds() -> None:
+    from companion.core.commands import entries, flag
+
+    assert flag("join", "ready", True) is True
+    for wrong in (1, "yes", None):
+        with pytest.raises(Refused, match="ready must be true or false"):
+            flag("join", "ready", wrong)
+    assert entries("deal", "cards", [1, 2], 1, 3) == [1, 2]
+    with pytest.raises(Refused, match="cards must be a list, not 'ab'"):
+        entries("deal", "cards", "ab", 1, 3)
+    with pytest.raises(Refused, match="must hold 1 to 3 entries, not 4"):
+        entries("deal", "cards", [1, 2, 3, 4], 1, 3)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.commands import command_to_dict as command_to_dict
+from companion.core.commands import entries, flag, shown, text
 from companion.core.commands import parse_command as core_parse_command
-from companion.core.commands import shown, text
 from companion.core.commands import whole_number as number
 from companion.core.errors import Refused
 from companion.core.names import checked_name
@@ -49,23 +49,6 @@ def _choice(cmd: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
     return checked
 
 
-def _flag(cmd: str, key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise Refused(Phrase("'{cmd}': {key} must be true or false, not {value}", cmd=cmd,
-                             key=key, value=shown(value)))
-    return value
-
-
-def _list(cmd: str, key: str, value: Any, low: int, high: int) -> list[Any]:
-    if not isinstance(value, list):
-        raise Refused(Phrase("'{cmd}': {key} must be a list, not {value}", cmd=cmd, key=key,
-                             value=shown(value)))
-    if not low <= len(value) <= high:
-        raise Refused(Phrase("'{cmd}': {key} must hold {low} to {high} entries, not {count}",
-                             cmd=cmd, key=key, low=low, high=high, count=len(value)))
-    return value
-
-
 def _label(cmd: str, key: str, value: Any) -> str:
     checked = text(cmd, key, value)
     if not checked.strip() or len(checked) > MAX_NAME:
@@ -75,7 +58,7 @@ def _label(cmd: str, key: str, value: Any) -> str:
 
 
 def _values(cmd: str, key: str, value: Any, low: int, high: int) -> tuple[int, ...]:
-    return tuple(number(cmd, key, v, 0, 200) for v in _list(cmd, key, value, low, high))
+    return tuple(number(cmd, key, v, 0, 200) for v in entries(cmd, key, value, low, high))
 
 
 def _rising(cmd: str, key: str, value: Any) -> tuple[int, ...]:
@@ -110,12 +93,12 @@ def _field(cmd: str, key: str, value: Any) -> Any:
     if key == "phase":
         return _choice(cmd, key, value, (*PHASES, OVER))
     if key in ("confirm", "remove", "correction"):
-        return _flag(cmd, key, value)
+        return flag(cmd, key, value)
     if key in ("names", "colours"):
-        return tuple(_label(cmd, key, v) for v in _list(cmd, key, value, 0, MAX_PLAYERS))
+        return tuple(_label(cmd, key, v) for v in entries(cmd, key, value, 0, MAX_PLAYERS))
     if key == "adventurers":
         return tuple(_choice(cmd, key, v, tuple(ADVENTURERS))
-                     for v in _list(cmd, key, value, 0, MAX_PLAYERS))
+                     for v in entries(cmd, key, value, 0, MAX_PLAYERS))
     if key == "track_length":
         return number(cmd, key, value, 10, 200)
     if key == "reroll_spaces":
@@ -130,7 +113,7 @@ def _field(cmd: str, key: str, value: Any) -> Any:
         return _choice(cmd, key, value, tuple(COMPANIONS))
     if key == "dice":
         counts = tuple(number(cmd, key, v, 0, SMALL_DICE + 1)
-                       for v in _list(cmd, key, value, ROW, ROW))
+                       for v in entries(cmd, key, value, ROW, ROW))
         if sum(counts) > SMALL_DICE + 1:  # the 9 small dice and the black die
             raise Refused(Phrase("'{cmd}': there are only {dice} small dice, not {count}",
                                  cmd=cmd, dice=SMALL_DICE + 1, count=sum(counts)))
@@ -152,7 +135,7 @@ def _field(cmd: str, key: str, value: Any) -> Any:
     if key == "elements":
         return number(cmd, key, value, 0, 5)
     if key == "route":
-        route = tuple(number(cmd, key, v, 1, 5) for v in _list(cmd, key, value, 1, 2))
+        route = tuple(number(cmd, key, v, 1, 5) for v in entries(cmd, key, value, 1, 2))
         if len(route) == 2 and route[0] > route[1]:
             raise Refused(Phrase("'{cmd}': route is [low, high] with low ≤ high, not {route}",
                                  cmd=cmd, route=list(route)))

@@ -10,8 +10,8 @@ from dataclasses import MISSING, fields
 from typing import Any
 
 from companion.core.commands import command_to_dict as core_command_to_dict
+from companion.core.commands import entries, flag, text
 from companion.core.commands import shown as _shown
-from companion.core.commands import text
 from companion.core.commands import whole_number as _number
 from companion.core.errors import Refused
 from companion.core.names import checked_name
@@ -55,31 +55,14 @@ def _name(cmd: str, key: str, value: Any) -> str:
     return checked_name(cmd, key, _text(cmd, key, value))
 
 
-def _flag(cmd: str, key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise Refused(Phrase("'{cmd}': {key} must be true or false, not {value}", cmd=cmd,
-                             key=key, value=_shown(value)))
-    return value
-
-
-def _list(cmd: str, key: str, value: Any, low: int, high: int) -> list[Any]:
-    if not isinstance(value, list):
-        raise Refused(Phrase("'{cmd}': {key} must be a list, not {value}", cmd=cmd, key=key,
-                             value=_shown(value)))
-    if not low <= len(value) <= high:
-        raise Refused(Phrase("'{cmd}': {key} must hold {low} to {high} entries, not {count}",
-                             cmd=cmd, key=key, low=low, high=high, count=len(value)))
-    return value
-
-
 def _dice(cmd: str, key: str, value: Any, low: int) -> tuple[int, ...]:
     # 12 dice in the box; a die shows 1 to 6.
-    return tuple(_number(cmd, key, d, 1, 6) for d in _list(cmd, key, value, low, 12))
+    return tuple(_number(cmd, key, d, 1, 6) for d in entries(cmd, key, value, low, 12))
 
 
 def _guardian_setups(cmd: str, value: Any) -> tuple[GuardianSetup, ...]:
     out = []
-    for entry in _list(cmd, "guardians", value, 1, 4):
+    for entry in entries(cmd, "guardians", value, 1, 4):
         if not isinstance(entry, dict):
             raise Refused(Phrase("'{cmd}': each guardian must be an object such as {example}",
                                  cmd=cmd, example='{"character": "Fix", "class": "Breaker"}'))
@@ -96,7 +79,7 @@ def _guardian_setups(cmd: str, value: Any) -> tuple[GuardianSetup, ...]:
 
 def _crystals(cmd: str, value: Any) -> tuple[tuple[tuple[int, ...], bool], ...]:
     out = []
-    for entry in _list(cmd, "crystals", value, 1, 12):
+    for entry in entries(cmd, "crystals", value, 1, 12):
         if not isinstance(entry, dict) or "dice" not in entry:
             raise Refused(Phrase("'{cmd}': each crystal must be an object such as {example}",
                                  cmd=cmd, example='{"dice": [4], "corrupted": false}'))
@@ -105,7 +88,7 @@ def _crystals(cmd: str, value: Any) -> tuple[tuple[tuple[int, ...], bool], ...]:
             raise Refused(Phrase("'{cmd}': a crystal takes dice and corrupted, not {fields}",
                                  cmd=cmd, fields=", ".join(map(_shown, unknown))))
         out.append((_dice(cmd, "dice", entry["dice"], 1),
-                    _flag(cmd, "corrupted", entry.get("corrupted", False))))
+                    flag(cmd, "corrupted", entry.get("corrupted", False))))
     return tuple(out)
 
 
@@ -128,7 +111,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _number(cmd, key, value, 0, 99)
     if key in ("ap", "protected") and cmd == "strike" or key in (
             "decline_last", "ready", "remove", "corrupted", "met"):
-        return _flag(cmd, key, value)
+        return flag(cmd, key, value)
     if key == "ap":
         return _number(cmd, key, value, 0, 20)
     if key == "x":
@@ -151,7 +134,7 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return _text(cmd, key, value, TERRAINS)
     if key == "protections":
         chosen = tuple(_text(cmd, key, p, PROTECTIONS)
-                       for p in _list(cmd, key, value, 0, len(PROTECTIONS)))
+                       for p in entries(cmd, key, value, 0, len(PROTECTIONS)))
         if len(set(chosen)) != len(chosen):
             raise Refused(Phrase("'{cmd}': protections names each protection once", cmd=cmd))
         return chosen
@@ -164,10 +147,10 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
     if key == "crystals":
         return _crystals(cmd, value)
     if key == "win_conditions":
-        return tuple(_name(cmd, key, v) for v in _list(cmd, key, value, 0, 10))
+        return tuple(_name(cmd, key, v) for v in entries(cmd, key, value, 0, 10))
     if key == "wrath_wild_counts":
         return tuple(_number(cmd, key, v, 0, THREAT_SLOTS)
-                     for v in _list(cmd, key, value, 1, 30))
+                     for v in entries(cmd, key, value, 1, 30))
     if key == "wrath_start":
         return _number(cmd, key, value, 0, 29)
     if key in ("health_start", "health_max"):
