@@ -125,7 +125,8 @@ class PresenceTracker:
             self._last_frame[uid] = now
             if uid in self._last_seen:
                 self._last_seen[uid] = now
-        newcomer = next((uid for uid in real if uid not in self._last_seen), real[-1])
+        newcomer = next((uid for uid in reversed(real) if uid not in self._last_seen),
+                        real[-1])
         if len(real) > 1 or alternating:
             if not self._stacked:
                 self._stacked = True
@@ -165,12 +166,12 @@ class PresenceTracker:
         return waiting.rhythm != REPEATING or waiting.frames >= 2
 
     def _lay(self, uid: str, now: float, changes: list[Change]) -> None:
-        rhythm = self._waiting.pop(uid).rhythm
+        waiting = self._waiting.pop(uid)
         self._removed_at.pop(uid, None)
         self._last_seen[uid] = now
-        self._reads[uid] = 0
+        self._reads[uid] = waiting.frames - 1  # the frames it waited through count
         changes.append(Change("present", uid))
-        self._count_read(uid, rhythm, changes)
+        self._count_read(uid, waiting.rhythm, changes)
 
     def _count_read(self, uid: str, rhythm: str, changes: list[Change]) -> None:
         reads = self._reads[uid] = self._reads.get(uid, 0) + 1
