@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import random
 import subprocess
 import sys
 import time
@@ -93,11 +94,14 @@ def time_latency(emulated: str, family: str, runs: int) -> tuple[list[float], li
                           lambda event: events.put((event, time.perf_counter())))
     reader.start()
     latencies, from_lay = [], []
+    phase = random.Random(28)
     try:
         wait_for(events, "connected")
         for run in range(runs):
             uid = uid_for(emulated, run + 1)
             pending[:] = [uid]
+            # Players do not lay cards in step with the polls or repeats: a random phase.
+            time.sleep(phase.uniform(0, 0.2))
             laid = time.perf_counter()
             device.lay(uid)
             event, reached = wait_for(events, "present")
