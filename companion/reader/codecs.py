@@ -384,8 +384,21 @@ def _uid_from_text(text: str) -> str | None:
     return digits.upper()
 
 
+def _continues_a_number(before: str) -> bool:
+    """Whether a bare UID after `before` may be the rest of a longer word or number: a guess
+    would name the wrong card, so resynchronising skips it."""
+    before = before.rstrip()
+    return bool(before) and (before[-1].isalnum() or before[-1] in ":-")
+
+
 class LineDecoder:
-    """Turns the text a bridge prints into reads: one line per card, everything else ignored."""
+    """Turns the text a bridge prints into reads: one line per card, everything else ignored.
+
+    A line that does not name a card as a whole is searched for one that starts later in it:
+    an Arduino that resets mid-line leaves noise without a newline, glued to the next card's
+    line, and that card must not be lost with the noise. A run longer than `max_line` bytes
+    keeps only its last `max_line` bytes, for the same search when its newline comes.
+    """
 
     def __init__(self, pattern: str | None = None, max_line: int = 256) -> None:
         source = DEFAULT_LINE_PATTERN if pattern is None else pattern
@@ -403,9 +416,10 @@ class LineDecoder:
         self._knows_removal = "removed" in self._pattern.groupindex
         self._max_line = max_line
         self._partial = b""
-        self._skipping_overlong = False
+        self._overlong = False
         self.discarded = 0
-        """Non-blank lines that named no card, and runs longer than `max_line` bytes."""
+        """Non-blank lines that named no card, noise cut off before a card's line, and runs
+        longer than `max_line` bytes."""
 
     @property
     def buffered(self) -> int:
@@ -415,38 +429,52 @@ class LineDecoder:
     def reset(self) -> None:
         """Forget any partial line, e.g. after the port was opened again."""
         self._partial = b""
-        self._skipping_overlong = False
+        self._overlong = False
 
     def feed(self, data: bytes) -> list[LineRead]:
         """Take the next bytes off the line; return the reads of the lines they complete."""
         *lines, self._partial = (self._partial + data).split(b"\n")
         reads: list[LineRead] = []
         for line in lines:
-            if self._skipping_overlong:  # the end of a run already counted
-                self._skipping_overlong = False
-                continue
-            read = self._read(line)
+            cut, self._overlong = self._overlong or len(line) > self._max_line, False
+            if cut:
+                self.discarded += 1
+                line = line[-self._max_line:]
+            read = self._read(line, whole=not cut)
             if read is not None:
                 reads.append(read)
         if len(self._partial) > self._max_line:
-            if not self._skipping_overlong:
-                self.discarded += 1
-            self._partial = b""
-            self._skipping_overlong = True
+            self._partial = self._partial[-self._max_line:]
+            self._overlong = True
         return reads
 
-    def _read(self, line: bytes) -> LineRead | None:
-        if len(line) > self._max_line:
-            self.discarded += 1
-            return None
+    def _read(self, line: bytes, whole: bool = True) -> LineRead | None:
+        """The card `line` names, or the first one a later part of it names. `whole`: the line
+        is all there (not the tail of a longer run), so it may be taken from its start."""
         text = line.decode("ascii", "ignore").strip()
         if not text:
             return None
+        for start in range(0 if whole else 1, len(text)):
+            found = self._parse(text[start:])
+            if found is None:
+                continue
+            read, labelled = found
+            if start and not labelled and _continues_a_number(text[:start]):
+                continue  # the tail of a longer number (`UID: 04A1B2C3D4`), not a card
+            if start:
+                self.discarded += 1  # the noise before it
+            return read
+        if whole:
+            self.discarded += 1
+        return None
+
+    def _parse(self, text: str) -> tuple[LineRead, bool] | None:
+        """The card `text` names, and whether a label came before its UID."""
         match = self._pattern.search(text)
         uid_text = match.group(self._uid_group) if match else None
         uid = _uid_from_text(uid_text) if uid_text is not None else None
         if match is None or uid is None:
-            self.discarded += 1
             return None
         removed = self._knows_removal and match.group("removed") is not None
-        return LineRead(uid, removed)
+        labelled = bool(text[:match.start(self._uid_group)].strip())
+        return LineRead(uid, removed), labelled

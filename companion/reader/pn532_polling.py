@@ -1,5 +1,6 @@
 """The PN532 polling dialogue: wake the chip, configure it, then poll it for one type A card at
-a time and hand what it sees to the reader's presence tracker.
+a time (two at most, so that stacked cards are seen as such) and hand what it sees to the
+reader's presence tracker.
 
 The serial reader (serial_reader.py) starts this on a line it opened when the family is
 "pn532" or "auto"; the frames themselves are built and decoded in codecs.py.
@@ -22,6 +23,7 @@ from .codecs import (
     pn532_command,
     uid_hex,
 )
+from .presence import POLLED
 from .serial_line import LineLost, ReaderProblem, SerialLine, Stopped
 
 if TYPE_CHECKING:
@@ -42,7 +44,8 @@ IN_LIST_PASSIVE_TARGET = 0x4A
 SAM_NORMAL_MODE = b"\x01"
 FINITE_RETRIES = b"\x05\x01\x00\x01"  # MxRtyATR 1, MxRtyPSL 0, MxRtyPassiveActivation 1
 RF_FIELD_OFF = b"\x01\x00"
-ONE_TYPE_A_TARGET = b"\x01\x00"  # one target, 106 kbps ISO 14443 type A
+# MaxTg 2, 106 kbps ISO 14443 type A: a second card on the reader shows up in the same answer.
+TWO_TYPE_A_TARGETS = b"\x02\x00"
 PN532_IC = 0x32
 ACK_TIMEOUT_S = 0.1
 ANSWER_TIMEOUT_S = 0.5
@@ -80,15 +83,14 @@ class Pn532Poller:
 
     def poll_forever(self) -> None:
         reader = self.reader
-        tracker = reader.tracker("pn532")
         failures = 0
         while True:
             try:
-                answer = self.exchange(IN_LIST_PASSIVE_TARGET, ONE_TYPE_A_TARGET)
+                answer = self.exchange(IN_LIST_PASSIVE_TARGET, TWO_TYPE_A_TARGETS)
                 targets = parse_passive_targets(answer)
-                now = reader.now()
-                for target in targets:  # reported before the RF-off exchange: no waiting
-                    reader.report("pn532", tracker.sighted(uid_hex(target.uid), now))
+                if targets:  # reported before the RF-off exchange: no waiting
+                    reader.sighting("pn532", [uid_hex(target.uid) for target in targets],
+                                    POLLED)
                 # RF off after each poll, so a card left lying is found again on the next one.
                 self.exchange(RF_CONFIGURATION, RF_FIELD_OFF)
             except CodecError as error:

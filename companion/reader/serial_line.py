@@ -75,6 +75,24 @@ class _DecodingProtocol(serial.threaded.Protocol):
         self.items.put((_LOST, exc))
 
 
+class _ReaderThread(serial.threaded.ReaderThread):
+    """pyserial's reader thread, made to report every way the port can fail.
+
+    pyserial catches only SerialException around its read; when the cable goes just after
+    bytes arrived, `in_waiting` raises OSError(EIO) instead (pyserial issue 401), the thread
+    dies without `connection_lost`, and nobody would learn that the line is gone.
+    """
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # whatever the port raised: the line is lost
+            self.alive = False
+            protocol = self.protocol
+            if protocol is not None:
+                protocol.connection_lost(error)
+
+
 class SerialLine:
     """One opened port and its reader thread."""
 
@@ -88,7 +106,7 @@ class SerialLine:
         except (serial.SerialException, OSError, ValueError) as error:
             raise ReaderProblem(describe_open_error(port, error)) from None
         self.protocol = _DecodingProtocol(decoders, self.items)
-        self.thread = serial.threaded.ReaderThread(self.serial, lambda: self.protocol)
+        self.thread = _ReaderThread(self.serial, lambda: self.protocol)
         self.thread.start()
 
     def keep_only(self, family: str) -> None:

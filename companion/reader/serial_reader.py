@@ -4,10 +4,12 @@ A supervisor thread opens the port (a pyserial URL, or `auto`), starts pyserial'
 `ReaderThread` with a protocol that decodes the family's frames, and talks to the reader: a
 PN532 is polled (it answers commands); the 125 kHz EM4100 readers and the line bridges speak
 on their own. What the reader sees goes through a `PresenceTracker` and comes out as
-`ReaderEvent`s ("present", "removed", "connected", "disconnected", "error") handed to the
-callback on a reader thread: the app must pass them to its own thread (it never touches a
-widget from here). When the line is lost the supervisor says so, waits (0.5 s, doubling up
-to 5 s) and opens the port again, for as long as it runs.
+`ReaderEvent`s ("present", "removed", "steady", "stacked", "connected", "disconnected",
+"error") handed to the callback on a reader thread: the app must pass them to its own thread
+(it never touches a widget from here). Every frame decoded is also noted, with what it meant,
+in `watch` (a ReaderWatch) for the reader check. When the line is lost, whatever pyserial
+raised, the supervisor says so, waits (0.5 s, doubling up to 5 s) and opens the port again,
+for as long as it runs.
 
 This module is that supervisor and the listening for readers that speak on their own; the
 opened line is in serial_line.py and the PN532's dialogue in pn532_polling.py.
@@ -28,19 +30,21 @@ from serial.tools import list_ports
 
 from .codecs import Em4100Decoder, LineDecoder, Pn532Decoder
 from .pn532_polling import Pn532Poller
-from .presence import Change, PresenceTracker
-from .serial_line import LineLost, Opener, ReaderProblem, SerialLine, Stopped
+from .presence import GRACE_S, ONCE, REPEATING, Change, PresenceTracker, is_phantom
+from .serial_line import LineLost, Opener, ReaderProblem, SerialLine, Stopped, describe_open_error
+from .watch import PHANTOM, ReaderWatch
 
 log = logging.getLogger(__name__)
 
 FAMILIES = ("pn532", "em4100", "line")
 FAMILY_CHOICES = ("auto", *FAMILIES)
 BAUD_RATES = {"pn532": 115200, "em4100": 9600, "line": 115200}
-# How long a tag may go unseen before it counts as lifted. A PN532 is polled ten times a second;
-# an RDM6300 repeats its frame a few times a second (no datasheet gives the period, so this is
-# generous); an ID-12LA and most bridges say a card only once, so there it is the time after
-# which "removed" is assumed.
-REMOVAL_AFTER = {"pn532": 0.35, "em4100": 0.5, "line": 0.5}
+# How long a tag may go unseen before it counts as lifted (the grace time, a setting). A PN532
+# is polled ten times a second, so 0.4 s outlasts three missed polls; an RDM6300 repeats its
+# frame several times a second; an ID-12LA and most bridges say a card only once, so there it
+# is the time after which "removed" is assumed.
+REMOVAL_AFTER = {"pn532": GRACE_S, "em4100": GRACE_S, "line": GRACE_S}
+STACKED_MESSAGE = "two cards on the reader"
 AUTO_PORT = "auto"
 STABLE_NAME = Path("/dev/rfid-reader")  # the udev rule in hardware/udev gives readers this name
 PI_UART = Path("/dev/serial0")
@@ -55,12 +59,16 @@ class ReaderEvent:
     """What the reader reports. The JSON form is what `companion reader listen` prints."""
 
     event: str
-    """"present", "removed", "connected", "disconnected" or "error"."""
+    """"present", "removed", "steady" (the card lying there was read `reads` times: enrolment
+    may take it), "stacked" (two cards at once: `uid` is the newcomer; nothing else happens
+    until one is taken away), "connected", "disconnected" or "error"."""
     family: str
     port: str
     uid: str | None = None
     message: str | None = None
-    """For "disconnected" and "error": what happened, in words a person can act on."""
+    """For "disconnected", "error" and "stacked": what happened, in words a person can act on."""
+    reads: int | None = None
+    """For "steady": how many frames of the card made it steady."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.event}
@@ -70,6 +78,8 @@ class ReaderEvent:
         out["port"] = self.port
         if self.message is not None:
             out["message"] = self.message
+        if self.reads is not None:
+            out["reads"] = self.reads
         return out
 
 
@@ -81,7 +91,8 @@ class ReaderSettings:
     line_pattern: str | None = None
     """For line bridges: a regular expression with one group around the UID."""
     removal_after: float | None = None
-    """Seconds without a sighting before a tag counts as lifted (None: the family's own)."""
+    """The grace time: seconds without a sighting before a tag counts as lifted (None: the
+    family's own, 0.4 s). A card seen again within it is the same lay."""
     cooldown: float = 1.0
     poll_interval: float = 0.1
     """Seconds between two PN532 polls."""
@@ -94,9 +105,18 @@ class ReaderSettings:
             raise ValueError("no reader port given")
         if self.line_pattern is not None:
             LineDecoder(self.line_pattern)  # a bad pattern is refused here, not in the thread
+        if self.removal_after is not None and not 0 < self.removal_after <= 10:
+            raise ValueError(f"the grace time must be above 0 and at most 10 seconds, not "
+                             f"{self.removal_after}")
 
 
 Sink = Callable[[ReaderEvent], None]
+
+
+def rhythm_of(read: Any) -> str:
+    """How the reader that sent `read` reports a card lying there: an RDM6300's frame (no
+    CR LF) again and again; an ID-12LA's (CR LF) and a line bridge's once per lay."""
+    return REPEATING if getattr(read, "style", None) == "rdm6300" else ONCE
 
 
 def candidate_ports() -> list[str]:
@@ -130,6 +150,8 @@ class SerialReader:
         self.family = settings.family  # "auto" until the reader says what it is
         self.port = settings.port
         self.connected = False
+        self.watch = ReaderWatch(clock)
+        """What the reader saw lately and how its line stands, for the reader check."""
 
     # --- life ---
 
@@ -156,9 +178,11 @@ class SerialReader:
         return self._thread is not None and self._thread.is_alive()
 
     def _emit(self, event: str, *, uid: str | None = None, message: str | None = None,
-              family: str | None = None) -> None:
-        reported = ReaderEvent(event, family or self.family, self.port, uid, message)
-        if message:
+              family: str | None = None, reads: int | None = None) -> None:
+        reported = ReaderEvent(event, family or self.family, self.port, uid, message, reads)
+        if event in ("connected", "disconnected"):
+            self.watch.connection(event == "connected", reported.family, self.port, message)
+        if message and event != "stacked":
             log.warning("reader %s: %s", event, message)
         try:
             self._sink(reported)
@@ -197,8 +221,9 @@ class SerialReader:
                 read_forever()
             except Stopped:
                 return
-            except LineLost as lost:
-                problem = str(lost)
+            except (LineLost, OSError) as lost:  # pyserial's errors are OSErrors too
+                problem = str(lost) if isinstance(lost, LineLost) else \
+                    describe_open_error(line.port, lost)
                 self.connected = False
                 for tracker in self._trackers.values():
                     tracker.pause(self._clock())
@@ -266,7 +291,18 @@ class SerialReader:
 
     def report(self, family: str, changes: list[Change]) -> None:
         for change in changes:
-            self._emit(change.event, uid=change.uid, family=family)
+            if change.event == "stacked":
+                self._emit("stacked", uid=change.uid, family=family, message=STACKED_MESSAGE)
+            else:
+                self._emit(change.event, uid=change.uid, family=family, reads=change.reads)
+
+    def sighting(self, family: str, uids: list[str], rhythm: str) -> None:
+        """One frame or poll named `uids`: note each in the watch, report what follows."""
+        now = self._clock()
+        seen = self.tracker(family).see(uids, now, rhythm)
+        for uid in uids:
+            self.watch.saw(uid, PHANTOM if is_phantom(uid) else seen.meaning, now)
+        self.report(family, seen.changes)
 
     def expire_all(self) -> None:
         now = self._clock()
@@ -294,13 +330,10 @@ class SerialReader:
                     auto = False
                     self.family = family
                     line.keep_only(family)
-                now = self._clock()
-                tracker = self.tracker(family)
                 if getattr(read, "removed", False):
-                    changes = tracker.lifted(read.uid, now)
+                    self.report(family, self.tracker(family).lifted(read.uid, self._clock()))
                 else:
-                    changes = tracker.sighted(read.uid, now)
-                self.report(family, changes)
+                    self.sighting(family, [read.uid], rhythm_of(read))
             self.expire_all()
             if auto and self._clock() >= switch_at:
                 bauds.reverse()

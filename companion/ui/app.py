@@ -97,7 +97,7 @@ DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "conf
 """rotation: "" follows COMPANION_ROTATION (the installer's --rotate), else 0/90/180/270.
 night_dim: turn the panel's backlight down with the night theme, where it can be set."""
 
-READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": ""}
+READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": "", "removal_after": "0.4"}
 
 MIRROR_DEFAULTS = {"on": 0, "token": ""}
 """The phones' view: off unless switched on; the secret in its address (kept across a restart
@@ -295,8 +295,8 @@ class CompanionApp(App):
 
     def apply_reader_settings(self) -> None:
         section = self.config["reader"]
-        self.reader_link.configure(section.get("port", "off"), section.get("family", "auto"),
-                                   section.get("line_pattern", ""))
+        self.reader_link.configure(*(section.get(key, default)
+                                     for key, default in READER_DEFAULTS.items()))
 
     def apply_mirror_settings(self, new_address: bool = False) -> None:
         """Switch the phones' view on or off as the settings say; `new_address`: a new secret

@@ -46,6 +46,15 @@ def line_pattern_problem(pattern: str) -> str | None:
     return None
 
 
+def grace_time(text: str) -> float | None:
+    """The grace time setting in seconds, or None (the reader's own) when it is not one."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        return None
+    return seconds if 0 < seconds <= 10 else None
+
+
 class ReaderLink:
     """Owns the running reader (if the settings name one) and turns its events into actions."""
 
@@ -76,8 +85,11 @@ class ReaderLink:
 
     # --- starting and stopping ---
 
-    def configure(self, port: str, family: str, line_pattern: str) -> None:
-        """(Re)start the reader with these settings; port "off" (or empty) stops it."""
+    def configure(self, port: str, family: str, line_pattern: str,
+                  removal_after: str = "") -> None:
+        """(Re)start the reader with these settings; port "off" (or empty) stops it.
+        `removal_after`: the grace time in seconds as companion.ini has it (empty or not a
+        number: the reader's own)."""
         self.stop()
         port = port.strip()
         if not port or port == READER_OFF:
@@ -94,7 +106,8 @@ class ReaderLink:
             return
         try:
             settings = ReaderSettings(port=port, family=family,
-                                      line_pattern=line_pattern.strip() or None)
+                                      line_pattern=line_pattern.strip() or None,
+                                      removal_after=grace_time(removal_after))
         except ValueError as error:
             problem = str(error)
             self.show_status(N_("Card reader: {problem}"), problem=problem)
@@ -147,15 +160,21 @@ class ReaderLink:
                              .format(problem=event.message))
         elif event.event == "error":
             self.show_notice(_("Card reader: {problem}").format(problem=event.message))
-        elif event.event == "present" and event.uid:
+        elif event.event == "stacked":  # nothing is taken until one card is left
+            self.show_notice(_("Two cards on the reader: take one away."))
+        elif event.event == "steady" and event.uid and self._enrolling():
+            self.app.screen("tags").tag_read(event.uid)  # the screen asks what the card is
+        elif event.event == "present" and event.uid and not self._enrolling():
             self.card_read(event.uid)
+
+    def _enrolling(self) -> bool:
+        """Enrolment takes a card only once it was read steadily (the "steady" event), so a
+        card brushed past the reader is not enrolled."""
+        return bool(self.app.screens.current == "tags")
 
     def card_read(self, uid: str) -> None:
         app = self.app
         screen = app.screens.current
-        if screen == "tags":  # enrolment: the screen asks what the card is
-            app.screen("tags").tag_read(uid)
-            return
         answer = app.service_call({"cmd": "tag_lookup", "uid": uid})
         if not answer["ok"]:
             return

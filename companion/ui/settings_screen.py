@@ -36,7 +36,7 @@ from .widgets import FitButton, InstantPopup
 SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
                "companion/confirm", "companion/fullscreen", "companion/rotation",
                "companion/night_dim", "reader/port", "reader/family", "reader/line_pattern",
-               "mirror/on")
+               "reader/removal_after", "mirror/on")
 
 
 def games_with_settings(in_play: str = "") -> list[GameListing]:

@@ -780,12 +780,53 @@ def test_bytes_that_are_not_ascii_are_left_out_of_a_line() -> None:
     assert LineDecoder().feed(b"\xff\xfeUID: 04A1B2C3\r\n") == [LineRead("04A1B2C3")]
 
 
-def test_an_overlong_run_is_dropped_once_and_reading_resumes_after_its_newline() -> None:
+def test_an_overlong_run_is_counted_once_and_only_its_tail_is_kept() -> None:
     decoder = LineDecoder(max_line=32)
     assert decoder.feed(b"x" * 40) == []
-    assert decoder.buffered == 0
-    assert decoder.feed(b"UID: 04A1B2C3" * 10) == []  # still the same run
+    assert decoder.buffered == 32
+    assert decoder.feed(b"y" * 100) == []  # still the same run
+    assert decoder.buffered == 32
     assert decoder.feed(b"\nUID: 04A1B2C3\n") == [LineRead("04A1B2C3")]
+    assert decoder.discarded == 1  # the run, once
+
+
+def test_a_card_line_glued_to_the_end_of_an_overlong_run_is_read() -> None:
+    decoder = LineDecoder()
+    noise = bytes(range(0x20, 0x7F)) * 3  # 285 bytes without a newline (a reset's garbage)
+    assert decoder.feed(noise + b"Card UID: 04 A1 B2 C3\r\n") == [LineRead("04A1B2C3")]
+    assert decoder.feed(b"x" * 300) == []
+    assert decoder.feed(b"\xff\x00UID: 04497622D93881\r\n") == [LineRead("04497622D93881")]
+
+
+RESET_NOISE = (b"\xf0\xff\x00\x1b", b"\x00\x00#", b"Ready.\x00")
+"""What a bridge's reset leaves without a newline: bytes at the wrong speed, a cut banner."""
+
+
+@pytest.mark.parametrize("noise", [*RESET_NOISE, b"Ready: lay a card on the rea", b"garbage "])
+@pytest.mark.parametrize(("line", "uid"), [
+    (b"Card UID: 04 A1 B2 C3", "04A1B2C3"),
+    (b"UID: 04497622D93881", "04497622D93881"),
+    (b"In hex:  E6 3A E5 D5", "E63AE5D5"),
+])
+def test_noise_without_a_newline_before_a_card_line_does_not_lose_the_card(
+        noise: bytes, line: bytes, uid: str) -> None:
+    decoder = LineDecoder()
+    assert decoder.feed(noise + line + b"\r\n") == [LineRead(uid)]
+    assert decoder.discarded == 1
+    assert decoder.feed(b"Card UID: 3C 00 CE 75\r\n") == [LineRead("3C00CE75")]
+
+
+@pytest.mark.parametrize("noise", RESET_NOISE)
+@pytest.mark.parametrize("line", [b"04:A1:B2:C3", b"04A1B2C3", b" 04 A1 B2 C3"])
+def test_noise_before_a_bare_uid_does_not_lose_the_card(noise: bytes, line: bytes) -> None:
+    assert LineDecoder().feed(noise + line + b"\r\n") == [LineRead("04A1B2C3")]
+
+
+@pytest.mark.parametrize("line", [b"UID: 04A1B2C3D4", b"Card UID: 04 A1 B2 C3 D4", b"xx04A1B2C3",
+                                  b"rea04:A1:B2:C3", b"UID: 04-A1-B2-C3-D4"])
+def test_resynchronising_never_takes_the_tail_of_a_longer_number_or_word(line: bytes) -> None:
+    decoder = LineDecoder()
+    assert decoder.feed(line + b"\r\n") == []
     assert decoder.discarded == 1
 
 

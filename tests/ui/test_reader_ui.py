@@ -318,3 +318,16 @@ def test_a_companion_laid_in_the_morning_is_recruited_from_the_area_tapped_by_wh
     enrol(ui, TAG_C, "companion", "glow-A01")
     lay_and_lift(device, ui, TAG_C, lambda: "Likyar (companion card)" in ui.app.read_message)
     assert ui.popup() is None and ui.state["phase"] == "late_morning"
+
+
+def test_two_cards_on_the_reader_are_shown_to_the_players_and_do_nothing(
+        reader_and_app: tuple[ReaderEmulator, Harness]) -> None:
+    device, ui = reader_and_app
+    physical_game(ui)
+    enrol(ui, TAG_B, "threat", "LW-threat-1-2")
+    before = ui.state
+    device.lay(TAG_A)
+    device.lay(TAG_B)  # laid in the same moment: one poll sees both
+    wait_until(ui, lambda: "Two cards on the reader" in ui.app.notice)
+    assert ui.state == before  # nothing taken
+    assert ui.app.reader_link.reader.watch.report().stacked
