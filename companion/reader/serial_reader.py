@@ -40,7 +40,7 @@ FAMILIES = ("pn532", "em4100", "line")
 FAMILY_CHOICES = ("auto", *FAMILIES)
 BAUD_RATES = {"pn532": 115200, "em4100": 9600, "line": 115200}
 # How long a tag may go unseen before it counts as lifted (the grace time, a setting). A PN532
-# is polled ten times a second, so 0.4 s outlasts three missed polls; an RDM6300 repeats its
+# is polled twenty times a second, so 0.4 s outlasts seven missed polls; an RDM6300 repeats its
 # frame several times a second; an ID-12LA and most bridges say a card only once, so there it
 # is the time after which "removed" is assumed.
 REMOVAL_AFTER = {"pn532": GRACE_S, "em4100": GRACE_S, "line": GRACE_S}
@@ -94,8 +94,10 @@ class ReaderSettings:
     """The grace time: seconds without a sighting before a tag counts as lifted (None: the
     family's own, 0.4 s). A card seen again within it is the same lay."""
     cooldown: float = 1.0
-    poll_interval: float = 0.1
-    """Seconds between two PN532 polls."""
+    poll_interval: float = 0.05
+    """Seconds between two PN532 polls: a card laid waits half of it on average before it is
+    seen (the 13.56 MHz goal is 60 ms from lay to event); twenty polls a second cost under 1 %
+    of one core."""
 
     def __post_init__(self) -> None:
         if self.family not in FAMILY_CHOICES:
