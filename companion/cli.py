@@ -17,6 +17,7 @@ from .reader.cli import add_reader_commands, run_reader_command
 from .rules.cli import add_rules_commands, run_rules_command
 from .store import default_database_path
 from .store_errors import StoreError
+from .tags_cli import add_tags_commands, run_tags_command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the language of the texts in the answers (prompts, reminders, "
                         "card names and effects); ids and field names never change")
     add_reader_commands(commands)
+    add_tags_commands(commands)
     add_rules_commands(commands)
     add_mirror_command(commands)
     args = parser.parse_args(argv)
@@ -65,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_mirror_command(args)
     if args.command == "reader":
         return run_reader_command(args, lambda command: _one_command(args.db, command))
+    if args.command == "tags":
+        return run_tags_command(args, args.db or default_database_path())
     db_path = args.script_db or args.db
     try:
         service, _ = build_service(db_path)

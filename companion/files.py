@@ -62,8 +62,9 @@ def read_limited(path: Path, limit: int = MAX_READ_BYTES) -> bytes:
         os.close(fd)
 
 
-def write_atomically(path: Path, text: str, overwrite: bool) -> None:
-    """Write `text` to `path` so that a crash leaves the old file or the new one, never half.
+def write_atomically(path: Path, text: str | bytes, overwrite: bool) -> None:
+    """Write `text` (UTF-8) or bytes to `path` so that a crash leaves the old file or the new
+    one, never half.
 
     The text goes to a temporary file beside the target, which is fsynced and then renamed
     over it (or hard-linked to it when `overwrite` is false, which fails if the target exists
@@ -74,8 +75,8 @@ def write_atomically(path: Path, text: str, overwrite: bool) -> None:
     temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
         if overwrite:

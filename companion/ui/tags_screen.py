@@ -4,15 +4,22 @@ kinds of card, and the shared commands. Layout in layouts/tags.kv.
 
 from __future__ import annotations
 
+from datetime import date
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from ..files import write_atomically
+from ..games.registry import DEFAULT_GAME, GAMES
 from ..i18n import _
 from ..reader.tags import TAG_KINDS, kinds
+from ..tag_sheet import enrolled_tags, sheet_file_name, sheet_pdf, tag_sheet
+from ..usb_sticks import MOUNTS, REMOVABLE_ROOTS, mounted_sticks
 from .reads import tag_name
 from .widgets import ConfirmPopup, ask_then
 
@@ -34,6 +41,15 @@ class TagsScreen(Screen):
     """How many cards of the listed kind have a tag."""
     can_forget = BooleanProperty(False)
     """The tag read last is enrolled, so it can be forgotten."""
+    usb_stick = StringProperty("")
+    """The folder of the USB stick the tag sheet would go to; empty while none is mounted."""
+
+    mounts = MOUNTS
+    """The table of mounts looked at for a stick (a test hands in its own)."""
+    usb_roots = REMOVABLE_ROOTS
+    """The folders under which a mounted stick counts."""
+    STICK_LOOK_EVERY = 2.0
+    """Seconds between looks for a stick while the screen is shown: one plugged in appears."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -47,6 +63,13 @@ class TagsScreen(Screen):
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
+        self.look_for_stick()
+        self._stick_watch = Clock.schedule_interval(self.look_for_stick, self.STICK_LOOK_EVERY)
+
+    def on_leave(self, *_args: Any) -> None:
+        watch = getattr(self, "_stick_watch", None)
+        if watch is not None:
+            watch.cancel()
 
     def on_kind(self, *_args: Any) -> None:
         self.refresh()
@@ -113,6 +136,42 @@ class TagsScreen(Screen):
     def _enrol(self, command: dict[str, Any]) -> None:
         if app().service_call(command)["ok"]:
             self.refresh()
+
+    def look_for_stick(self, *_args: Any) -> None:
+        sticks = mounted_sticks(Path(self.mounts), tuple(self.usb_roots))
+        self.usb_stick = str(sticks[0]) if sticks else ""
+
+    def sheet_game(self) -> str:
+        """The game whose sheet is written: the one the listed kind belongs to; for the
+        command tags every game shares, the game in play."""
+        for listing in GAMES.listed():
+            if self.kind in listing.tag_kinds:
+                return listing.id
+        playing = (app().game_state or {}).get("title")
+        return playing if isinstance(playing, str) and playing in GAMES else DEFAULT_GAME
+
+    def print_sheet(self) -> None:
+        """Write the tag sheet of `sheet_game` to the USB stick, and say where it went."""
+        self.look_for_stick()
+        if not self.usb_stick:
+            app().notice = _("No USB stick is plugged in: plug one in, then try again.")
+            return
+        answer = app().service_call({"cmd": "tags"})
+        if not answer["ok"]:
+            return
+        today = date.today()
+        game = self.sheet_game()
+        sheet = tag_sheet(game, enrolled_tags(answer["tags"]), _, today)
+        path = Path(self.usb_stick) / sheet_file_name(game, today)
+        try:
+            write_atomically(path, sheet_pdf(sheet, today), overwrite=True)
+        except OSError as error:
+            app().notice = _("Could not write the tag sheet to the USB stick ({stick}): "
+                             "{reason}").format(stick=self.usb_stick,
+                                                reason=error.strerror or error)
+            return
+        app().notice = _("The tag sheet is on the USB stick ({stick}) as {file}: print it "
+                         "from any computer.").format(stick=self.usb_stick, file=path.name)
 
     def forget(self) -> None:
         tag = self._tags.get(self.uid)
