@@ -2,22 +2,22 @@
 
 Every tap becomes a driver command (the same JSON a script sends). The service writes it to
 disk before it answers, and only then do the screens change, so pulling the plug loses nothing.
+The app's helpers, each by concern: `screens` (which screens there are and how one is built),
+`building_ahead` (the screens built while Home is looked at, garbage collected while idle),
+`app_settings` (companion.ini and what the look settings mean), `new_game_memory`,
+`mirror_link` (the phones' view), `reader_link` (the card reader), `start_up` (the games
+file opened after the first frame, what the players are told then, a safe start).
 """
 
 from __future__ import annotations
 
-import gc
-import importlib
-import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
@@ -28,22 +28,28 @@ from kivy.properties import (
 )
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.modalview import ModalView
-from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from .. import i18n
 from ..core.game import Setting
 from ..i18n import N_, _
-from ..resources import layouts_dir
-from . import charts, keys, kivy_fixes, mirror_badge, settings_screen, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
+from . import app_settings, charts, keys, kivy_fixes, mirror_badge, new_game_memory, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
-from .checklist_screen import ChecklistScreen
-from .display import draws_on_screen, screen_rotation
-from .history_screens import HistoryDetailScreen, HistoryScreen, StatisticsScreen
-from .home_screen import HomeScreen, unfinished
-from .new_game_screen import NewGameScreen
+from .building_ahead import BuildingAhead, IdleCollection
+from .home_screen import unfinished
+from .mirror_link import MirrorLink
 from .reader_link import ReaderLink
-from .rules_screen import RulesScreen
-from .tags_screen import TagsScreen
+from .screens import (
+    APP_LAYOUTS,
+    built_screen,
+    game_screen,
+    load_layout,
+    popup_open,
+    retranslate,
+    setup_forms,
+    table_screen_name,
+)
+from .start_up import StartUp
 from .theme import THEMES, rgba
 from .translator import tr
 
@@ -54,77 +60,8 @@ if TYPE_CHECKING:  # imported when the database is opened, after the first frame
 
 log = logging.getLogger(__name__)
 
-LAYOUTS_DIR = layouts_dir()
-STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
-KEYS_FILE = "keys.kv"  # the on-screen keys of every text field
-MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
-BOUNDARY_FILE = "boundary.kv"  # the panel after a screen's code failed
-KIT_FILE = "table_kit.kv"  # the table kit's parts; loaded before any game's screen
-# Each shared screen: its class and its layout file. A screen (and its file) is built the first
-# time it is needed, so the app shows Home without paying for the table, the setup form and the
-# rest; the table is then built while the players look at Home. A game's own screens (its table,
-# its new-game form, its others) come from its folder through the registry (see game_screen).
-SCREENS: dict[str, tuple[type[Screen], str]] = {
-    "home": (HomeScreen, "home.kv"),
-    "new_game": (NewGameScreen, "new_game.kv"),
-    "checklist": (ChecklistScreen, "checklist.kv"),
-    "history": (HistoryScreen, "history.kv"),
-    "history_detail": (HistoryDetailScreen, "history_detail.kv"),
-    "statistics": (StatisticsScreen, "statistics.kv"),
-    "tags": (TagsScreen, "tags.kv"),
-    "rules": (RulesScreen, "rules.kv"),
-    "settings": (settings_screen.SettingsScreen, "settings.kv"),
-}
-DEFAULT_TABLE = "table"
-"""The default game's table screen (Spirit Island's), named as before there were two games; it
-is built right after the first frame: the screen the evening is spent on."""
-# Then, one a frame while Home is looked at, the rest (and the default game's other screens):
-# every screen opens the first time as fast as the next (a build costs up to a tenth of a second
-# here, several on a Pi).
-BUILT_LATER = ("new_game", "checklist", "rules", "history", "tags")
-
-IDLE_COLLECT_S = 3.0
-"""Seconds after the last command when the garbage collector runs (see _collect_while_idle)."""
-
-LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
-
-TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
-
-# The app's settings in companion.ini: their sections and keys are those of earlier versions,
-# whose files must keep working. Each game's own (`Game.settings`) are added from the registry.
-DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
-            "fullscreen": 0, "rotation": "", "night_dim": 1}
-"""rotation: "" follows COMPANION_ROTATION (the installer's --rotate), else 0/90/180/270.
-night_dim: turn the panel's backlight down with the night theme, where it can be set."""
-
-READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": "", "removal_after": "0.4"}
-
-MIRROR_DEFAULTS = {"on": 0, "token": ""}
-"""The phones' view: off unless switched on; the secret in its address (kept across a restart
-of the app, new each time it is switched on or on demand)."""
 MIRROR_NO_PORT = N_("The game cannot be shown on phones: no network port is free ({reason}).")
-
-NEW_GAME_DEFAULTS = {"expansions": "all", "last": "", "last_by_game": ""}
-"""The new-game screen's memory: the expansions in play, the last game's choices (JSON) and
-each game's own last choices (JSON, by game id), so that playing one game keeps another's."""
-
 APP_TITLE = N_("Table companion")
-# A database that could not be used was moved aside on opening: what the players read (what
-# was wrong with it, in SQLite's words, goes to the log).
-DATABASE_UNUSABLE = N_("The games file cannot be opened, so nothing can be saved: {reason}")
-DATABASE_SET_ASIDE = N_("The games file could not be read; it was kept as {name} and a new one "
-                        "was started.")
-DATABASE_READ_ONLY = N_("The games file cannot be written, so nothing will be saved: games can "
-                        "be looked at and resumed until space is freed or the file may be "
-                        "written again.")
-DATABASE_IN_USE = N_("The games are open in another companion (process {pid}), so nothing will "
-                     "be saved here: games can be looked at and resumed. Close the other one "
-                     "and start this one again to play.")
-DATABASE_NEWER = N_("The games file was made by a newer version of the companion, so nothing "
-                    "will be saved: games can be looked at and resumed. Update the companion "
-                    "to play on.")
-GAMES_SET_ASIDE = N_("A saved game could not be replayed from its log; it was kept, marked "
-                     "unreadable, and is not resumed.")
 
 
 class AppRoot(FloatLayout):
@@ -158,8 +95,8 @@ class CompanionApp(App):
     mirror_port = 8765
     """Where the mirror listens first (tests: 0, any free port)."""
     expansions = ListProperty([])
-    """The expansions the table plays with: the fear and blight pickers list their cards
-    (chosen on the new-game screen, kept in companion.ini)."""
+    """The expansions of the default game's catalogue (its "expansions") the table owns, chosen
+    on its new-game form and kept in companion.ini; its table offers only their cards."""
 
     def __init__(self, service: GameService | None = None, config_dir: Path | None = None,
                  notices: list[str] | None = None,
@@ -181,32 +118,28 @@ class CompanionApp(App):
         kivy_fixes.apply()
         self._config_dir = config_dir
         self.safe_start = safe_start
-        self.held_game: int | None = None
-        """After a safe start: the game the table was last playing, saved and not resumed."""
         super().__init__(**kwargs)
         self.driver: ScriptDriver | None = None
-        self._open_service = open_service
-        self._when_ready = when_ready
         self.backlight = backlight
         self._catalogue: dict[str, Any] | None = None
         self.catalogue_game = DEFAULT_GAME
         self.game_names = {game.id: game.name for game in GAMES.listed()}
         """Every game's name, by id, in the registry's order."""
-        self.start_notices = list(notices or [])
         if service is not None:
-            self._attach(service)
+            self.attach(service)
         self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
-        self._building_ahead: Any = None
-        self._collecting: Any = None
+        self.start_up = StartUp(self, open_service, notices or [], safe_start, when_ready,
+                                BuildingAhead(self, DEFAULT_GAME))
+        self.idle_collection = IdleCollection()
         self.reader_link = ReaderLink(self)
+        self.mirror_link = MirrorLink()
         self._rules_index: Any = None
-        self._mirror: Any = None
         self._command_events: list[dict[str, Any]] | None = None
         """The events of the command whose state is published next (None: no command's)."""
         self.boundary = ScreenBoundary(self)
         """Where a screen's failure ends: a panel, the log, and the app goes on."""
 
-    # --- configuration ---
+    # --- settings (their meaning: app_settings) ---
 
     def get_application_config(self, defaultpath: str = "%(appdir)s/%(appname)s.ini") -> str:
         if self._config_dir is None:
@@ -214,13 +147,7 @@ class CompanionApp(App):
         return str(self._config_dir / "companion.ini")
 
     def build_config(self, config: Any) -> None:
-        config.setdefaults("companion", DEFAULTS)
-        config.setdefaults("reader", READER_DEFAULTS)
-        config.setdefaults("newgame", NEW_GAME_DEFAULTS)
-        config.setdefaults("mirror", MIRROR_DEFAULTS)
-        for setting in all_game_settings():
-            section, option = setting.key.split("/")
-            config.setdefaults(section, {option: setting.default})
+        app_settings.set_defaults(config, {"newgame": new_game_memory.NEW_GAME_DEFAULTS})
 
     def game_in_play(self) -> str:
         """The id of the game being played: the game shown is unfinished; "" when none is."""
@@ -229,12 +156,13 @@ class CompanionApp(App):
 
     def game_setting(self, game_id: str, key: str) -> bool | int:
         """One of `game_id`'s own settings (its `Setting.key`, "section/option") as it acts
-        now: as stored while that game is played, its default otherwise, so that nothing of a
-        game acts while another is played. KeyError for a setting the game does not have."""
-        setting = game_setting_named(game_id, key)
-        if game_id != self.game_in_play():
-            return setting.value(setting.default)
-        return setting.value(self.config.get(*key.split("/")))
+        now: as stored while that game is played, its default otherwise. KeyError for a
+        setting the game does not have."""
+        return app_settings.game_setting(self.config, self.game_in_play(), game_id, key)
+
+    def game_settings_on(self) -> list[tuple[str, Setting]]:
+        """Every game's settings that are switched on, with the game's id."""
+        return app_settings.game_settings_on(self.config)
 
     def open_settings(self, *_args: Any) -> bool:
         """Show the settings screen (Home's and the table menu's Settings, F1). False when it
@@ -268,6 +196,16 @@ class CompanionApp(App):
         elif section == "mirror" and key == "on":
             self.apply_mirror_settings(new_address=True)
 
+    def apply_settings(self) -> None:
+        look = app_settings.look_of(self.config["companion"])
+        self.switch_language(look.language)
+        self.text_scale = look.text_scale
+        self.colours = look.colours
+        self.confirm_destructive = look.confirm_destructive
+        if self.game_state and self.table_name() and self.screens_built(self.table_name()):
+            self.screen(self.table_name()).refresh(self.game_state, [])
+        app_settings.show_on_display(look, Window, self.backlight)
+
     def switch_language(self, lang: str) -> None:
         """Every screen in `lang` at once: the layouts' texts through their bindings, the
         texts worked out in Python by refreshing what is built."""
@@ -280,172 +218,48 @@ class CompanionApp(App):
         self.reader_link.retranslate()
         if self.game_state and self.driver is not None:
             self.game_state = self.driver.state() or {}
-        if not hasattr(self, "screens"):
-            return  # before the first build: the layouts come up in the new language
-        if self.screens.has_screen("rules"):
-            self.screens.get_screen("rules").lang = lang
-        table = self.table_name()
-        if table and self.screens.has_screen(table) and self.game_state:
-            self.screens.get_screen(table).refresh(self.game_state, [])
-        if self.screens.has_screen("home"):
-            self.screens.get_screen("home").refresh()
-        for screen in list(self.screens.screens):
-            if screen.name not in (table, "home") and hasattr(screen, "retranslate"):
-                screen.retranslate()
+        if hasattr(self, "screens"):  # before the first build the layouts come up in `lang`
+            retranslate(self.screens, self.table_name(), self.game_state, lang)
 
     def apply_reader_settings(self) -> None:
         section = self.config["reader"]
         self.reader_link.configure(*(section.get(key, default)
-                                     for key, default in READER_DEFAULTS.items()))
+                                     for key, default in app_settings.READER_DEFAULTS.items()))
 
     def apply_mirror_settings(self, new_address: bool = False) -> None:
         """Switch the phones' view on or off as the settings say; `new_address`: a new secret
         in its address (switched on just now, or asked for)."""
-        on = self.config.get("mirror", "on") in ("1", 1, True, "True")
-        if not on:
-            if self._mirror is not None:
-                self._mirror.switch_off()
-                self._mirror = None
-            self.mirror_url = ""
-            return
-        from ..mirror.access import new_token, usable_token
-        from ..mirror.switch import MirrorSwitch
-
-        token = self.config.get("mirror", "token")
-        if new_address or not usable_token(token):  # a hand-edited one may be guessable
-            token = new_token()
-            self.config.set("mirror", "token", token)
-            self.config.write()
-        mirror = self._mirror or MirrorSwitch(port=self.mirror_port)
         try:
-            self.mirror_url = mirror.switch_on(token)
+            self.mirror_url = self.mirror_link.apply(self.config, self.mirror_port, new_address)
         except OSError as error:
             log.error("the mirror could not listen: %s", error)
             self.notice = _(MIRROR_NO_PORT).format(reason=error.strerror or error)
             self.mirror_url = ""
             return
-        self._mirror = mirror
-        self.publish_to_mirror()
+        if self.mirror_url:
+            self.publish_to_mirror()
 
     def publish_to_mirror(self, *_args: Any) -> None:
-        """Hand the state the screen shows to the phones (after every acknowledged command:
-        it only queues a reference, so it never holds up a tap)."""
-        if self._mirror is None:
-            return
-        from ..driver import StateSnapshot
-
-        snapshot = StateSnapshot.of(self.service) if self.service and self.game_state else None
+        """Hand the state the screen shows to the phones (after every acknowledged command)."""
         events, self._command_events = self._command_events, None
-        self._mirror.publish(snapshot, i18n.language(), dict(self.game_state) or None, events)
+        self.mirror_link.publish(self.service, self.game_state, events)
 
     def mirror_beside(self, popup: Any) -> None:
         """The table's menu opens: the phones' code joins it while the mirror is on."""
-        from .mirror_badge import badge_beside
-
-        badge_beside(popup, self.mirror_url)
-
-    def apply_settings(self) -> None:
-        section = self.config["companion"]
-        self.switch_language(LANGUAGE_CODES.get(section.get("language", ""), "en"))
-        self.text_scale = TEXT_SCALES.get(section.get("text_size", "normal"), 1.0)
-        theme = THEMES.get(section.get("theme", "dark"), THEMES["dark"])
-        self.colours = {role: rgba(colour) for role, colour in theme.items()}
-        Window.clearcolor = self.colours["background"]
-        self.confirm_destructive = section.get("confirm", "1") in ("1", 1, True, "True")
-        if self.game_state and self.table_name() and self.screens_built(self.table_name()):
-            self.screen(self.table_name()).refresh(self.game_state, [])
-        if not draws_on_screen():  # without a desktop the window is the whole screen anyway
-            fullscreen = section.get("fullscreen", "0") in ("1", 1, True, "True")
-            Window.fullscreen = "auto" if fullscreen else False
-        Window.rotation = screen_rotation(section.get("rotation", ""))
-        if self.backlight is not None:
-            night = section.get("theme") == "night" \
-                and section.get("night_dim", "1") in ("1", 1, True, "True")
-            if night:
-                self.backlight.dim()
-            else:
-                self.backlight.restore()
+        mirror_badge.badge_beside(popup, self.mirror_url)
 
     # --- the games database ---
 
-    def _attach(self, service: GameService) -> None:
+    def attach(self, service: GameService) -> None:
+        """Drive `service` (given, or opened after the first frame)."""
         from ..driver import ScriptDriver
 
         self.service = service
         self.driver = ScriptDriver(service, i18n.language())
 
-    def _open_database(self) -> None:
-        """Open the games database (after the first frame): the game comes back, Home offers
-        to resume it, and a database moved aside is told."""
-        if self.driver is not None or self._open_service is None:
-            return
-        from ..store_errors import StoreError
-
-        try:
-            self._attach(self._open_service())
-        except StoreError as error:
-            log.error("the games database could not be opened: %s", error)
-            self.notice = _(DATABASE_UNUSABLE).format(reason=error)
-            return
-        self.reload_state()
-        self._show_start_notices()
-
-    def _show_start_notices(self) -> None:
-        if self.service is None:
-            return
-        if self.safe_start:
-            if not self.game_state:
-                self.held_game = self.service.store.current_game()
-                if self.screens_built("home"):
-                    self.screen("home").refresh()
-            Clock.schedule_once(lambda _dt: self.tell_safe_start(), 0)
-        notices = list(self.start_notices)
-        if getattr(self.service, "unreadable_games", None):
-            notices.insert(0, _(GAMES_SET_ASIDE))
-        store = self.service.store
-        if getattr(store, "read_only", None) is not None:
-            because = getattr(store, "read_only_because", None)
-            if because == "in use":
-                notices.insert(0, _(DATABASE_IN_USE).format(pid=store.other_pid or "?"))
-            elif because == "newer":
-                notices.insert(0, _(DATABASE_NEWER))
-            else:
-                notices.insert(0, _(DATABASE_READ_ONLY))
-        set_aside = getattr(self.service.store, "set_aside", None)
-        if set_aside is not None:
-            notices.insert(0, _(DATABASE_SET_ASIDE).format(name=set_aside.name))
-        if notices:
-            self.notice = " ".join(notices)
-
-    def tell_safe_start(self) -> None:
-        """Over Home: what happened, the settings switched on (each with Off) and Resume."""
-        from .boundary import SafeStartPanel
-
-        if _popup_open():
-            return
-        SafeStartPanel(stops=self.safe_start).open(animation=False)
-
-    def held_game_name(self) -> str:
-        """The name of the game a safe start left waiting, in the language in use ("")."""
-        if self.held_game is None or self.service is None:
-            return ""
-        title = self.service.store.game(self.held_game).get("title", "")
-        return _(self.game_names.get(title, title))
-
-    def resume_held_game(self) -> bool:
-        """Go back into the game a safe start left waiting; False when it cannot be."""
-        if self.held_game is None:
-            return False
-        answer = self.service_call({"cmd": "resume", "game": self.held_game})
-        if not answer["ok"]:
-            return False
-        self.held_game = None
-        self.reload_state()
-        return True
-
     @property
     def catalogue(self) -> dict[str, Any]:
-        """The default game's catalogue (the expansions in play and the history's names come
+        """The default game's catalogue (the expansions owned and the history's names come
         from it), read the first time it is needed: after the first frame, as the game's rules
         are imported with it."""
         if self._catalogue is None:
@@ -454,74 +268,36 @@ class CompanionApp(App):
             self._catalogue = GAMES[self.catalogue_game].catalogue()
         return self._catalogue
 
-    def game_settings_on(self) -> list[tuple[str, Setting]]:
-        """Every game's settings that are switched on, with the game's id, in the registry's
-        order (a safe start lists them, each with a way to switch it off)."""
-        from ..games.registry import GAMES
+    # --- what the new-game screen remembers (new_game_memory) ---
 
-        return [(game.id, setting) for game in GAMES.listed() for setting in game.settings
-                if setting.is_on(self.config.get(*setting.key.split("/")))]
-
-    # --- what the new-game screen remembers ---
-
-    def _read_expansions(self) -> None:
-        known = list(self.catalogue.get("expansions", {}))
-        stored = self.config.get("newgame", "expansions")
-        chosen = set(known) if stored == "all" else {"base", *stored.split(",")}
-        self.expansions = [expansion for expansion in known if expansion in chosen]
+    def read_expansions(self) -> None:
+        """The expansions owned, as companion.ini keeps them (the catalogue is read now)."""
+        self.expansions = new_game_memory.owned_expansions(
+            self.config, self.catalogue.get("expansions", {}))
 
     def toggle_expansion(self, expansion: str, in_play: bool) -> None:
-        chosen = set(self.expansions) | {expansion} if in_play \
-            else set(self.expansions) - {expansion}
-        chosen.add("base")  # the base game's cards are always in the box
-        self.expansions = [e for e in self.catalogue.get("expansions", {}) if e in chosen]
-        self.config.set("newgame", "expansions", ",".join(self.expansions))
-        self.config.write()
+        """The new-game form's expansion buttons: one taken in or left out, and kept."""
+        self.expansions = new_game_memory.keep_expansion(
+            self.config, self.catalogue.get("expansions", {}), self.expansions, expansion,
+            in_play)
 
     def expansions_in_play(self) -> set[str]:
         return set(self.expansions)
 
     def remember_new_game(self, command: dict[str, Any]) -> None:
-        """Keep the choices of the game just started for the next new game, beside the other
-        games' own last choices."""
-        from ..games.registry import DEFAULT_GAME
-
-        choices = {key: value for key, value in command.items() if key not in ("cmd", "seed")}
-        by_game = self._stored_choices("last_by_game")
-        by_game[str(choices.get("game", DEFAULT_GAME))] = choices
-        self.config.set("newgame", "last", json.dumps(choices))
-        self.config.set("newgame", "last_by_game", json.dumps(by_game))
-        self.config.write()
+        """Keep the choices of the game just started for the next new game."""
+        new_game_memory.remember_new_game(self.config, command, self.catalogue_game)
 
     def last_new_game(self, game: str | None = None) -> dict[str, Any]:
-        """The choices of the last game started; with `game`, that game's own last choices
-        (those saved before choices were kept per game count for the game they were for)."""
-        from ..games.registry import DEFAULT_GAME
-
-        last = self._stored_choices("last")
-        if game is None:
-            return last
-        by_game = self._stored_choices("last_by_game")
-        choices = by_game.get(game)
-        if isinstance(choices, dict):
-            return choices
-        return last if last.get("game", DEFAULT_GAME) == game else {}
-
-    def _stored_choices(self, key: str) -> dict[str, Any]:
-        try:
-            stored = json.loads(self.config.getdefault("newgame", key, "") or "{}")
-        except ValueError:  # a hand-edited file: start from the defaults
-            return {}
-        return stored if isinstance(stored, dict) else {}
+        """The choices of the last game started; with `game`, that game's own."""
+        return new_game_memory.last_new_game(self.config, game, self.catalogue_game)
 
     # --- building ---
 
     def build(self) -> AppRoot:
         self.apply_settings()
-        _load_layout(STYLE_FILE)
-        _load_layout(KEYS_FILE)
-        _load_layout(MIRROR_FILE)
-        _load_layout(BOUNDARY_FILE)
+        for layout in APP_LAYOUTS:
+            load_layout(layout)
         self.boundary.install()
         self.bind(game_state=self.publish_to_mirror)
         root = AppRoot()
@@ -529,92 +305,17 @@ class CompanionApp(App):
         self.screens.transition = NoTransition()
         Window.bind(on_key_down=self._on_key_down)
         self.reload_state()
-        self._show_start_notices()
+        self.start_up.tell()
         return root
 
     def on_start(self) -> None:
         self.show("home")
-        Window.bind(on_flip=self._build_ahead)
-
-    def _build_ahead(self, *_: Any) -> None:
-        """After the first frame is on the screen, build the table while Home is looked at."""
-        Window.unbind(on_flip=self._build_ahead)
-        self._building_ahead = Clock.schedule_once(self._after_first_frame)
-
-    def _after_first_frame(self, _dt: float) -> None:
-        self._read_expansions()  # the default game's catalogue, and so its rules, only now
-        self._open_database()
-        if self._when_ready is not None:
-            self._when_ready()
-        if self.screen_known(DEFAULT_TABLE):
-            self.screen(DEFAULT_TABLE)
-        self.apply_reader_settings()  # pyserial and the reader's threads only now
-        self.apply_mirror_settings()  # the phones' view, when it was left on
-        if self.builds_ahead:
-            self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(0), 0)
-
-    def _build_later(self, index: int) -> None:
-        """Build the next screen ahead (and the table's pickers and the rules index), one a
-        frame so that a tap on Home waits for one build at most."""
-        names = [*BUILT_LATER, *default_game_screens()]
-        steps: list[Any] = [*(lambda name=name: self.screen(name) for name in names),
-                            self._warm_table, self._cool_table, self.rules_index]
-        if index >= len(steps):
-            self._building_ahead = None
-            self._freeze_what_lasts()
-            return
-        steps[index]()
-        self._building_ahead = Clock.schedule_once(lambda _dt: self._build_later(index + 1), 0)
-
-    def _warm_table(self) -> None:
-        """Let the default game's table prepare what it opens later (Spirit Island's builds its
-        fear-card picker unseen), while nothing else is open, and no other game is played:
-        nothing of one game runs while another is played."""
-        from ..games.registry import DEFAULT_GAME
-
-        self._put_away: Callable[[], None] | None = None
-        if _popup_open() or not self.screen_known(DEFAULT_TABLE) \
-                or self.game_in_play() not in ("", DEFAULT_GAME):
-            return
-        warm_up = getattr(self.screen(DEFAULT_TABLE), "warm_up", None)
-        if warm_up is not None:
-            self._put_away = warm_up()
-
-    def _cool_table(self) -> None:
-        if getattr(self, "_put_away", None) is not None:
-            self._put_away()  # type: ignore[misc]
-            self._put_away = None
-
-    @staticmethod
-    def _freeze_what_lasts() -> None:
-        """Once the screens are built ahead: collect, then freeze what is left. The screens
-        live as long as the app, and a collection in the middle of a tap then walks only what
-        came since (a full one took up to 0.17 s). Only this once: an object frozen is never
-        collected, so what a tap builds and later lets go of (a picker, a panel, a row) must
-        never be frozen, or every tap would keep a little more memory for good."""
-        gc.collect()
-        gc.freeze()
-
-    def _collect_while_idle(self, _dt: float) -> None:
-        """Collect garbage while the players move pieces, so that a collection seldom falls in
-        a tap; what was built ahead is frozen and not walked again."""
-        self._collecting = None
-        gc.collect()
-
-    def _collect_later(self) -> None:
-        """A few seconds after the last command, when nobody is waiting for the screen."""
-        if not self.builds_ahead:
-            return  # tests: the process outlives many apps, whose widgets must stay collectable
-        if self._collecting is not None:
-            self._collecting.cancel()
-        self._collecting = Clock.schedule_once(self._collect_while_idle, IDLE_COLLECT_S)
+        self.start_up.wait_for_first_frame()
 
     def on_stop(self) -> None:
         self.boundary.remove()
         self.reader_link.stop()
-        if self._mirror is not None:
-            self._mirror.switch_off()
-            self._mirror = None
+        self.mirror_link.switch_off()
         if self.backlight is not None:
             self.backlight.restore()
 
@@ -623,25 +324,13 @@ class CompanionApp(App):
 
     def screen(self, name: str) -> Any:
         """The screen called `name`, built (with its layout file) the first time it is asked for."""
-        if not self.screens.has_screen(name):
-            screen_class, layout = SCREENS[name] if name in SCREENS else game_screen(name)
-            if name not in SCREENS:
-                _load_layout(KIT_FILE)  # every game's table is built from the kit
-            _load_layout(layout)
-            self.screens.add_widget(screen_class(name=name))
-        return self.screens.get_screen(name)
-
-    @staticmethod
-    def screen_known(name: str) -> bool:
-        """A shared screen, or one a game's record names."""
-        return name in SCREENS or name in game_screens()
+        return built_screen(self.screens, name)
 
     def detach(self) -> None:
         """Take this app off the window without closing it, so another can use it (tests)."""
-        Window.unbind(on_key_down=self._on_key_down, on_flip=self._build_ahead)
-        for event in (self._building_ahead, self._collecting):
-            if event is not None:
-                event.cancel()
+        Window.unbind(on_key_down=self._on_key_down)
+        self.start_up.stop()
+        self.idle_collection.cancel()
         for screen in self.screens.screens:
             if hasattr(screen, "stop_timer"):
                 screen.stop_timer()
@@ -678,7 +367,8 @@ class CompanionApp(App):
             log.info("refused %s: %s", command, answer["error"])
             return answer
         self.notice = ""
-        self._collect_later()
+        if self.builds_ahead:  # tests: the process outlives many apps, whose widgets stay
+            self.idle_collection.after_command()  # collectable
         try:
             self._command_events = answer["events"]  # the phones' banner (publish_to_mirror)
             self.game_state = answer["state"] or {}
@@ -692,7 +382,7 @@ class CompanionApp(App):
         return answer
 
     def catalogue_of(self, game_id: str) -> dict[str, Any]:
-        """What the new-game form offers for `game_id` (Spirit Island's is `catalogue`)."""
+        """What the new-game form offers for `game_id` (the default game's is `catalogue`)."""
         from ..games.registry import GAMES
 
         return self.catalogue if game_id == self.catalogue_game else GAMES[game_id].catalogue()
@@ -708,16 +398,9 @@ class CompanionApp(App):
         return game_screen(name)[0] if name else None
 
     def setup_forms(self) -> dict[str, type]:
-        """The new-game forms, by game id, of the games this app can play (a form and a table),
-        in the registry's order; their layouts loaded."""
-        from ..games.registry import GAMES
-
-        forms: dict[str, type] = {}
-        for game in GAMES.values():
-            if game.setup_form and game.table_screen:
-                forms[game.id] = imported(game.setup_form)
-                _load_layout(game_layout(game, "new_game.kv"))
-        return forms
+        """The new-game forms, by game id, of the games this app can play, their layouts
+        loaded."""
+        return setup_forms()
 
     def setup_checklist(self) -> list[dict[str, str]]:
         """What the table sets out for the game in play: the state's list, or the game's."""
@@ -757,20 +440,14 @@ class CompanionApp(App):
         return self._rules_index
 
     def rules_for_step(self) -> None:
-        """The table's "?": the rules entries for the moment the game is in (its game's
-        `help_step`)."""
+        """The table's "?": the rules entries for the moment the game is in."""
         from ..games.registry import GAMES
 
         state = self.game_state
+        game = GAMES.get(state.get("title", "")) if state else None
         rules = self.screen("rules")
         rules.return_to = self.screens.current
-        game = GAMES.get(state.get("title", "")) if state else None
-        moment = game.help_step(dict(state)) if game else None
-        if moment:
-            entries = self.rules_index().for_moment(moment, rules.lang)
-            rules.list_entries(entries)
-            if len(entries) == 1:
-                rules.open_entry(entries[0].id)
+        rules.help_for_moment(game.help_step(dict(state)) if game else None)
         self.show("rules")
 
     def enrol_tag(self, uid: str) -> None:
@@ -783,87 +460,8 @@ class CompanionApp(App):
     def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
                      modifiers: list[str]) -> bool:
         table = self.table_name()
-        if not table or self.screens.current != table or _popup_open():
+        if not table or self.screens.current != table or popup_open():
             return False
         key_pressed = getattr(self.screen(table), "key_pressed", None)
         ctrl = "ctrl" in modifiers or "meta" in modifiers
         return bool(key_pressed(key, codepoint, ctrl)) if key_pressed is not None else False
-
-
-def all_game_settings() -> list[Setting]:
-    """Every game's own settings, in the registry's order."""
-    from ..games.registry import GAMES
-
-    return [setting for game in GAMES.listed() for setting in game.settings]
-
-
-def game_setting_named(game_id: str, key: str) -> Setting:
-    """The setting `key` of the game `game_id`; KeyError when that game has none of the name."""
-    from ..games.registry import GAMES
-
-    for setting in GAMES.listing(game_id).settings:
-        if setting.key == key:
-            return setting
-    raise KeyError(f"{game_id} has no setting {key!r}")
-
-
-def table_screen_name(game_id: object) -> str:
-    """A game's table screen: "table" for the default game (and before any game), "table-<id>"
-    for another; "" for a game without a table screen (a script plays it)."""
-    from ..games.registry import DEFAULT_GAME, GAMES
-
-    game = GAMES.get(game_id if isinstance(game_id, str) else DEFAULT_GAME)
-    if game is None or not game.table_screen:
-        return ""
-    return DEFAULT_TABLE if game.id == DEFAULT_GAME else f"table-{game.id}"
-
-
-def game_screens() -> dict[str, tuple[str, str]]:
-    """Every game's screens by name: (class as "module:Class", layout file)."""
-    from ..games.registry import GAMES
-
-    found: dict[str, tuple[str, str]] = {}
-    for game in GAMES.values():
-        if game.table_screen:
-            found[table_screen_name(game.id)] = (game.table_screen,
-                                                 game_layout(game, "table.kv"))
-        for name, spec in game.screens.items():
-            found.setdefault(name, (spec, game_layout(game, f"{name}.kv")))
-    return found
-
-
-def default_game_screens() -> list[str]:
-    """The default game's screens other than its table (built ahead, as the shared ones)."""
-    from ..games.registry import DEFAULT_GAME, GAMES
-
-    return list(GAMES[DEFAULT_GAME].screens)
-
-
-def game_screen(name: str) -> tuple[type[Screen], str]:
-    """The class and the layout file of a game's screen called `name`, imported the first
-    time it is built."""
-    spec, layout = game_screens()[name]
-    screen_class: type[Screen] = imported(spec)
-    return screen_class, layout
-
-
-def game_layout(game: Any, file: str) -> str:
-    """A game's layout file, relative to the layouts folder."""
-    return f"{game.layouts}/{file}" if game.layouts else file
-
-
-def imported(spec: str) -> Any:
-    """The class a record names as "module:Class"."""
-    module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def _load_layout(name: str) -> None:
-    """Load one layout file unless it is loaded (a second load would apply its rules twice)."""
-    path = str(LAYOUTS_DIR / name)
-    if path not in Builder.files:
-        Builder.load_file(path)
-
-
-def _popup_open() -> bool:
-    return any(isinstance(child, ModalView) for child in Window.children)

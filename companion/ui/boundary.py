@@ -150,7 +150,7 @@ class SafeStartPanel(InstantPopup):
 
         app = App.get_running_app()
         self.message = _(SAFE_START).format(count=int(self.stops))
-        name = app.held_game_name()
+        name = app.start_up.held_game_name()
         self.resume_text = _(RESUME_HELD).format(game=name) if name else ""
         rows = self.ids.settings_on
         rows.clear_widgets()

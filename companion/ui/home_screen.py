@@ -41,8 +41,8 @@ class HomeScreen(Screen):
     def refresh(self) -> None:
         state = app().game_state
         table = app().table_class(state) if state else None
-        if not state and app().held_game is not None:  # a safe start left it waiting
-            self.resume_text = _("Resume {game}").format(game=app().held_game_name())
+        if not state and app().start_up.held_game is not None:  # a safe start left it waiting
+            self.resume_text = _("Resume {game}").format(game=app().start_up.held_game_name())
         elif table is None:  # no game, or one this app has no table for (a script plays it)
             self.resume_text = ""
         elif hasattr(table, "resume_text"):
@@ -53,8 +53,8 @@ class HomeScreen(Screen):
                 round=state.get("round", "")) if unfinished(state) else ""
 
     def resume(self) -> None:
-        if not app().game_state and app().held_game is not None:
-            app().resume_held_game()
+        if not app().game_state and app().start_up.held_game is not None:
+            app().start_up.resume_held_game()
         state = app().game_state
         table = app().table_class(state) if state else None
         if table is None:

@@ -86,6 +86,16 @@ class RulesScreen(Screen):
         self.ids.results.data = [{"text": f"{entry.title}\n{entry.body[:90]}…",
                                   "entry_id": entry.id} for entry in entries]
 
+    def help_for_moment(self, moment: str | None) -> None:
+        """The entries for the moment a game is in (its `help_step`), the one entry open when
+        there is only one; nothing changes for a moment without help (None)."""
+        if not moment:
+            return
+        entries = app().rules_index().for_moment(moment, self.lang)
+        self.list_entries(entries)
+        if len(entries) == 1:
+            self.open_entry(entries[0].id)
+
     def open_entry(self, entry_id: str) -> None:
         if self.entry_id:
             self._history.append(self.entry_id)

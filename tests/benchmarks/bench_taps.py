@@ -260,7 +260,7 @@ class Phones:
 
 def record_publishing(app: Any, block: Block) -> None:
     """Stamp each state the app's mirror publishes (the feed numbers them)."""
-    feed = app._mirror.feed
+    feed = app.mirror_link.switch.feed
     publish = feed.publish
 
     def stamped(*args: Any, **kwargs: Any) -> int:

@@ -456,20 +456,20 @@ def build_ahead_as_on_the_pi(harness: Harness) -> None:
     collector. Two seconds of frames, as a player looks at Home before the first tap."""
     from kivy.base import EventLoop
 
-    from companion.ui import app as app_module
+    from companion.ui import building_ahead
 
     # Players pause for seconds between taps, and the app collects garbage in such a pause;
     # the benchmark taps every few frames, so the pause the collector waits for is shortened
     # to fall between two timed taps (never inside one).
-    app_module.IDLE_COLLECT_S = COLLECT_AFTER_S
+    building_ahead.IDLE_COLLECT_S = COLLECT_AFTER_S
     harness.app.builds_ahead = True
-    harness.app._after_first_frame(0)
+    harness.app.start_up.after_first_frame()
     deadline = time.perf_counter() + 2.0
     while time.perf_counter() < deadline:
         EventLoop.idle()
     # On a busy machine two seconds may not be enough: no timed tap may land among the builds.
     deadline = time.perf_counter() + 30.0
-    while harness.app._building_ahead is not None and time.perf_counter() < deadline:
+    while harness.app.start_up.still_starting() and time.perf_counter() < deadline:
         EventLoop.idle()
 
 

@@ -86,24 +86,24 @@ def as_on_the_pi(harness: Harness) -> Callable[[], None]:
     for the next app in this process (and lets go of anything still frozen)."""
     from kivy.base import EventLoop
 
-    from companion.ui import app as app_module
+    from companion.ui import building_ahead, screens
 
-    idle = app_module.IDLE_COLLECT_S
-    app_module.IDLE_COLLECT_S = IDLE_COLLECT_S
+    idle = building_ahead.IDLE_COLLECT_S
+    building_ahead.IDLE_COLLECT_S = IDLE_COLLECT_S
     harness.app.builds_ahead = True
-    harness.app._after_first_frame(0)
+    harness.app.start_up.after_first_frame()
     for _ in range(2000):  # one screen a frame; a loaded machine may need many frames
-        if harness.app._building_ahead is None:
+        if not harness.app.start_up.still_starting():
             break
         EventLoop.idle()
     # The rest of the screens too (settings, the other games' tables): a screen is built once
     # and kept, so one built in the middle of the play would look like growth.
-    for name in [*app_module.SCREENS, *app_module.game_screens()]:
+    for name in [*screens.SCREENS, *screens.game_screens()]:
         harness.app.screen(name)
     harness.frames(2)
 
     def undo() -> None:
-        app_module.IDLE_COLLECT_S = idle
+        building_ahead.IDLE_COLLECT_S = idle
         gc.unfreeze()
 
     return undo
@@ -236,9 +236,8 @@ def pause_at_the_table(harness: Harness) -> None:
     """The players stop tapping for a while: the collection the app set after the last command
     falls now (its wait made to last through the taps before, by `as_on_the_pi`)."""
     app = harness.app
-    if app._collecting is not None:
-        app._collecting.cancel()
-        app._collect_while_idle(0)
+    if app.idle_collection.pending is not None:
+        app.idle_collection.collect_now()
 
 
 def in_the_window(harness: Harness, widget: Any) -> bool:

@@ -160,7 +160,7 @@ def test_building_ahead_runs_no_other_games_code_while_a_game_is_played(
         with code_run_of([GAMES[DEFAULT_GAME]]) as ran:
             deadline = time.monotonic() + 300
             again.frames(3)
-            while again.app._building_ahead is not None:
+            while again.app.start_up.still_starting():
                 assert time.monotonic() < deadline, "building ahead never ended"
                 again.frames(1)
         warmed = [call for call in ran if call.endswith((":warm_up", ":fear_picker"))]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.ui.app import TEXT_SCALES
+from companion.ui.app_settings import TEXT_SCALES
 
 from .harness import Harness
 from .tour import SIZES, stops, with_text_size

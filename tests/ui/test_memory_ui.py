@@ -103,10 +103,10 @@ def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_i
 
 def test_what_a_tap_opened_is_given_back_once_closed_though_the_app_collected_meanwhile(
         ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.ui import app as app_module
+    from companion.ui import building_ahead
 
     # The app collects garbage a moment after each command, as on the Pi (not seconds).
-    monkeypatch.setattr(app_module, "IDLE_COLLECT_S", 0.01)
+    monkeypatch.setattr(building_ahead, "IDLE_COLLECT_S", 0.01)
     ui.app.builds_ahead = True
     try:
         assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 11})
@@ -121,11 +121,11 @@ def test_what_a_tap_opened_is_given_back_once_closed_though_the_app_collected_me
         del opened
         # A command while it is open (a card laid on the reader): the collection follows.
         assert ui.app.send({"cmd": "fear", "amount": 1})
-        assert ui.app._collecting is not None
+        assert ui.app.idle_collection.pending is not None
         deadline = time.monotonic() + 30
-        while ui.app._collecting is not None and time.monotonic() < deadline:
+        while ui.app.idle_collection.pending is not None and time.monotonic() < deadline:
             ui.frames(1)
-        assert ui.app._collecting is None, "the app did not collect after the command"
+        assert ui.app.idle_collection.pending is None, "the app did not collect after the command"
         ui.popup().dismiss()
         ui.frames(3)
         gc.collect()
