@@ -36,6 +36,7 @@ from ..i18n import N_, _
 from . import app_settings, charts, keys, kivy_fixes, mirror_badge, new_game_memory, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
 from .building_ahead import BuildingAhead, IdleCollection
+from .figures import sizes as figure_sizes
 from .home_screen import unfinished
 from .mirror_link import MirrorLink
 from .reader_link import ReaderLink
@@ -296,6 +297,9 @@ class CompanionApp(App):
 
     def build(self) -> AppRoot:
         self.apply_settings()
+        # The figure sizes every table shares are this app's from the start (text size and
+        # window), not set by whichever table is shown first under the tables built already.
+        figure_sizes.follow()
         for layout in APP_LAYOUTS:
             load_layout(layout)
         self.boundary.install()
