@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from companion.deck_enrolment import (ELSEWHERE, ENROL, FINISHED, REPEAT, SAME, DeckWalk,
-                                      KindCoverage, enrolment_games, game_deck)
+from companion.deck_enrolment import (
+    ELSEWHERE,
+    ENROL,
+    FINISHED,
+    REPEAT,
+    SAME,
+    DeckWalk,
+    KindCoverage,
+    enrolment_games,
+    game_deck,
+)
 from companion.games.registry import GAMES
 from companion.reader.tags import TagMeaning, known_cards, progress
 
