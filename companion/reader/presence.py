@@ -169,14 +169,17 @@ class PresenceTracker:
         waiting = self._waiting.pop(uid)
         self._removed_at.pop(uid, None)
         self._last_seen[uid] = now
-        self._reads[uid] = waiting.frames - 1  # the frames it waited through count
+        self._reads[uid] = 0
         changes.append(Change("present", uid))
-        self._count_read(uid, waiting.rhythm, changes)
+        self._count_read(uid, waiting.rhythm, changes, waiting.frames)  # the frames it waited
 
-    def _count_read(self, uid: str, rhythm: str, changes: list[Change]) -> None:
-        reads = self._reads[uid] = self._reads.get(uid, 0) + 1
+    def _count_read(self, uid: str, rhythm: str, changes: list[Change], frames: int = 1) -> None:
+        before = self._reads.get(uid, 0)
+        reads = self._reads[uid] = before + frames
         steady_at = 1 if rhythm == ONCE else self.steady_reads
-        if reads == steady_at:
+        # A card laid while the one before was still counted as lying there waits, read all
+        # the while: it is steady once, however many frames it waited through.
+        if before < steady_at <= reads:
             changes.append(Change("steady", uid, reads))
 
     def lifted(self, uid: str, now: float) -> list[Change]:

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READER_OFF = "off"
+ENROLMENT_SCREENS = ("tags", "deck_enrolment")
+"""The screens a card read steadily is handed to (their `tag_read`), instead of acting."""
 
 
 def line_pattern_problem(pattern: str) -> str | None:
@@ -163,14 +165,14 @@ class ReaderLink:
         elif event.event == "stacked":  # nothing is taken until one card is left
             self.show_notice(_("Two cards on the reader: take one away."))
         elif event.event == "steady" and event.uid and self._enrolling():
-            self.app.screen("tags").tag_read(event.uid)  # the screen asks what the card is
+            self.app.screen(self.app.screens.current).tag_read(event.uid)
         elif event.event == "present" and event.uid and not self._enrolling():
             self.card_read(event.uid)
 
     def _enrolling(self) -> bool:
         """Enrolment takes a card only once it was read steadily (the "steady" event), so a
         card brushed past the reader is not enrolled."""
-        return bool(self.app.screens.current == "tags")
+        return self.app.screens.current in ENROLMENT_SCREENS
 
     def card_read(self, uid: str) -> None:
         app = self.app

@@ -14,6 +14,7 @@ from kivy.uix.screenmanager import Screen, ScreenManager
 from ..resources import layouts_dir
 from . import settings_screen
 from .checklist_screen import ChecklistScreen
+from .deck_screen import DeckEnrolmentScreen
 from .history_screens import HistoryDetailScreen, HistoryScreen, StatisticsScreen
 from .home_screen import HomeScreen
 from .new_game_screen import NewGameScreen
@@ -40,6 +41,7 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "history_detail": (HistoryDetailScreen, "history_detail.kv"),
     "statistics": (StatisticsScreen, "statistics.kv"),
     "tags": (TagsScreen, "tags.kv"),
+    "deck_enrolment": (DeckEnrolmentScreen, "deck_enrolment.kv"),
     "rules": (RulesScreen, "rules.kv"),
     "settings": (settings_screen.SettingsScreen, "settings.kv"),
 }

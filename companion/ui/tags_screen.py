@@ -173,6 +173,12 @@ class TagsScreen(Screen):
         app().notice = _("The tag sheet is on the USB stick ({stick}) as {file}: print it "
                          "from any computer.").format(stick=self.usb_stick, file=path.name)
 
+    def enrol_deck(self) -> None:
+        """The deck of `sheet_game`, one card after the other (see deck_screen)."""
+        deck = app().screen("deck_enrolment")
+        deck.open_game(self.sheet_game())
+        app().show("deck_enrolment")
+
     def forget(self) -> None:
         tag = self._tags.get(self.uid)
         if tag is None:

@@ -135,6 +135,11 @@ def stops(ui: Harness) -> Iterator[str]:
     ui.frames(3)
     yield "tags-enrolled"
     app.read_message = ""
+    ui.tap_id("enrol_deck")
+    yield "deck-enrolment"
+    ui.screen.tag_read("04497622D93881")  # a repeat of the tag enrolled above: refused
+    ui.frames(3)
+    yield "deck-enrolment-refused"
     app.show("rules")
     ui.screen.query = "blight"
     ui.frames(3)

@@ -72,3 +72,18 @@ def test_a_card_lifted_while_the_line_was_down_is_removed_after_it_comes_back():
     tracker.resume(10.0)
     assert tracker.expire(10.4) == []
     assert tracker.expire(10.5) == [Change("removed", "A")]
+
+
+def test_a_card_laid_before_the_one_lifted_counts_as_gone_is_still_read_steadily_once():
+    """Enrolling a deck, the next card goes on the reader at once: it waits (read all the
+    while) until the card before counts as lifted, and is steady once, never not at all."""
+    tracker = PresenceTracker(removal_after=0.4)
+    changes = []
+    now = 0.0
+    for uid, polls in (("A", 5), ("B", 14)):
+        for _ in range(polls):
+            changes += tracker.see([uid], now).changes
+            now += 0.05
+    assert [(change.event, change.uid) for change in changes] == [
+        ("present", "A"), ("steady", "A"), ("removed", "A"), ("present", "B"),
+        ("steady", "B")]
