@@ -17,6 +17,7 @@ from .checklist_screen import ChecklistScreen
 from .history_screens import HistoryDetailScreen, HistoryScreen, StatisticsScreen
 from .home_screen import HomeScreen
 from .new_game_screen import NewGameScreen
+from .reader_check_screen import ReaderCheckScreen
 from .rules_screen import RulesScreen
 from .tags_screen import TagsScreen
 
@@ -40,6 +41,7 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "history_detail": (HistoryDetailScreen, "history_detail.kv"),
     "statistics": (StatisticsScreen, "statistics.kv"),
     "tags": (TagsScreen, "tags.kv"),
+    "reader_check": (ReaderCheckScreen, "reader_check.kv"),
     "rules": (RulesScreen, "rules.kv"),
     "settings": (settings_screen.SettingsScreen, "settings.kv"),
 }
