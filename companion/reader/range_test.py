@@ -30,7 +30,7 @@ ONCE_WAIT_S = 1.0
 """No second frame this long after the first: a reader that sends a card once per lay."""
 GAP_FACTOR = 2.5
 """A silence longer than this many usual intervals is a gap (one missed poll is not)."""
-FLAT_GAPS = 2
+FLAT_GAPS = 3
 """Gaps while the card lies still from which the range is weak at once."""
 EDGE_GAPS = 2
 """Gaps a good reader may show at the edge of its range as the card leaves it."""
@@ -174,10 +174,12 @@ class RangeTest:
             return
         regular = (self._lift_gaps[0][0] if self._lift_gaps else self._frames[-1]) \
             - self._lift_from
-        details = Words(N_("{reads} reads; while lifting, steady for {steady} s, then {gaps} "
-                           "gaps over {stutter} s."),
-                        {"reads": reads, "steady": f"{max(0.0, regular):.1f}", "gaps": gaps,
-                         "stutter": f"{stutter:.1f}"})
+        details = Words(N_("{reads} reads; while lifting, steady until the card was gone."),
+                        {"reads": reads}) if not self._lift_gaps else \
+            Words(N_("{reads} reads; while lifting, steady for {steady} s, then {gaps} gaps "
+                     "over {stutter} s."),
+                  {"reads": reads, "steady": f"{max(0.0, regular):.1f}", "gaps": gaps,
+                   "stutter": f"{stutter:.1f}"})
         if band == GOOD:
             self.result = RangeResult(band, Words(N_("Range: good")), Words(N_(
                 "The card was read steadily until it left the reader. Nothing to do.")),

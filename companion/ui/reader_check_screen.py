@@ -55,6 +55,10 @@ class ReaderCheckScreen(Screen):
     """The range test's panel is shown (running, or showing its verdict)."""
     range_text = StringProperty("")
     """The range test's step, or its verdict and advice."""
+    range_details = StringProperty("")
+    """What the verdict was drawn from (reads, gaps), in a smaller line."""
+    range_step = StringProperty("")
+    """The range test's step (range_test.LAY, HOLD, LIFT, DONE; empty when none runs)."""
     range_band = StringProperty("")
     """The verdict's band once there is one (range_test.GOOD, WEAK, UNMEASURABLE)."""
 
@@ -103,12 +107,17 @@ class ReaderCheckScreen(Screen):
         self.status_colours = list(TONES[status.kind])
         self.enrol_uid = (status.uid or "") if status.kind == check.UNKNOWN else ""
         line = check.line_words(report).said(_)
-        self.line_text = " · ".join(text for text in (line, check.rate(report).said(_))
+        self.line_text = "\n".join(text for text in (line, check.rate(report).said(_))
                                     if text) if report is not None else ""
-        self.reads = [{"ago": row.ago.said(_), "uid": row.uid,
+        self.reads = [{"ago": row.ago.said(_), "tag": row.uid,
                        "meaning": row.meaning.said(_), "kind": row.kind}
                       for row in check.read_lines(report, self.name_of)]
         self._show_range()
+
+    def on_reads(self, *_args: Any) -> None:
+        # Handed over here, not bound in kv: a list filled while its rule is applied breaks
+        # Kivy's builder (a row built inside the screen's own rule).
+        self.ids.reads.data = self.reads
 
     def name_of(self, uid: str) -> str | None:
         """The card `uid` is enrolled as, in the language in use (None: not enrolled)."""
@@ -147,18 +156,20 @@ class ReaderCheckScreen(Screen):
     def stop_range_test(self) -> None:
         self._range = None
         self.testing = False
-        self.range_text = self.range_band = ""
+        self.range_text = self.range_band = self.range_step = self.range_details = ""
 
     def _show_range(self) -> None:
         test = self._range
         if test is None:
             return
+        self.range_step = test.step
         if test.result is None:
-            self.range_band = ""
+            self.range_band = self.range_details = ""
             self.range_text = "\n".join(words.said(_) for words in (test.note, test.prompt())
                                         if words is not None)
             return
         self.range_band = test.result.band
-        self.range_text = "\n".join(words.said(_) for words in (
-            test.result.heading, test.result.advice, test.result.details) if words.text)
+        self.range_text = "\n".join(words.said(_) for words in (test.result.heading,
+                                                                 test.result.advice))
+        self.range_details = test.result.details.said(_)
 
