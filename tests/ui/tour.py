@@ -208,7 +208,7 @@ def reader_check_stops(ui: Harness) -> Iterator[str]:
         reader.watch.saw("E63AE5D5", READ, 1006.0)
         reader.time = 1006.5
         screen.refresh()
-        assert screen.range_band == "weak" and screen.enrol_uid == "E63AE5D5", (screen.range_text, screen.status_text)
+        assert screen.range_band == "weak" and screen.enrol_uid == "E63AE5D5", screen.range_text
         ui.frames(3)
         yield "reader-check"
     finally:
