@@ -90,6 +90,9 @@ def status(report: WatchReport | None, name_of: NameOf) -> Status:
     if name is None:
         return Status(UNKNOWN, Words(N_("Unknown tag {uid}. Enrol it?"), {"uid": last.uid}),
                       last.uid)
+    if count == 1:
+        return Status(CARD, Words(N_("{name}: read once in the last 10 s"), {"name": name}),
+                      last.uid)
     return Status(CARD, Words(N_("{name}: read {count} times in the last 10 s"),
                               {"name": name, "count": count}), last.uid)
 

@@ -75,6 +75,13 @@ def test_an_enrolled_card_is_named_with_its_reads_in_the_last_ten_seconds(
     status = check.status(reader.report(), name_of)
     assert status.kind == check.CARD and status.uid == JUNGLE
     assert said(status.words) == "Jungle (stage I): read 11 times in the last 10 s"
+    reader.saw(STRANGER, READ, clock.now)
+    NAMES[STRANGER] = "Sands (stage I)"
+    try:
+        assert said(check.status(reader.report(), name_of).words) == \
+            "Sands (stage I): read once in the last 10 s"
+    finally:
+        del NAMES[STRANGER]
     clock.now += 11  # out of the window: the reader waits for a card again
     assert check.status(reader.report(), name_of).kind == check.WAITING
 
