@@ -197,6 +197,15 @@ def language() -> str:
     return _active_language
 
 
+DECIMAL_SIGNS = {"de": ",", "fr": ","}
+
+
+def decimal_sign(lang: str | None = None) -> str:
+    """The sign between a number's whole part and its decimals as `lang` (by default the
+    language in use) writes it: 0.4 s in English, 0,4 s in German and French."""
+    return DECIMAL_SIGNS.get(lang or _active_language, ".")
+
+
 def _(message: str) -> str:
     """`message` in the language in use."""
     return _active.gettext(message)

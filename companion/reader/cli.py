@@ -12,6 +12,7 @@ from typing import Any
 
 from ..i18n import LANGUAGES, translations
 from ..signals import StopSignals
+from .check_cli import add_check_command, run_check
 
 # The same as serial_reader.FAMILY_CHOICES (a test checks): this module is imported by every
 # `companion` command, and pyserial is imported only by the ones that use it.
@@ -21,7 +22,7 @@ LISTEN_FAMILIES = ("auto", "pn532", "em4100", "line")
 def add_reader_commands(commands: Any) -> None:
     """Add `reader` and its subcommands to the `companion` parser's subcommands."""
     reader = commands.add_parser(
-        "reader", help="the RFID/NFC card reader: listen, emulate, tags",
+        "reader", help="the RFID/NFC card reader: listen, check, emulate, tags",
         description="Check a card reader, emulate one, or manage which tag means which card. "
         "hardware/README.md explains wiring and set-up.")
     actions = reader.add_subparsers(dest="reader_command", required=True)
@@ -43,6 +44,8 @@ def add_reader_commands(commands: Any) -> None:
                         help="silence before a tag counts as lifted (default: the family's)")
     listen.add_argument("--cooldown", type=float, default=1.0, metavar="SECONDS",
                         help="a tag seen again this soon after it was lifted is the same read")
+
+    add_check_command(actions, LISTEN_FAMILIES)
 
     emulate = actions.add_parser(
         "emulate", help="a pretend reader on a pseudo-terminal, driven from stdin",
@@ -76,6 +79,8 @@ def run_reader_command(args: argparse.Namespace,
                        service_call: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
     if args.reader_command == "listen":
         return listen(args)
+    if args.reader_command == "check":
+        return run_check(args, service_call)
     if args.reader_command == "emulate":
         from .emulator import main as emulator_main
 

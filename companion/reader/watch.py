@@ -98,6 +98,12 @@ class ReaderWatch:
             if meaning == PHANTOM:
                 self._phantoms += 1
 
+    def since(self, after: float) -> tuple[Sighting, ...]:
+        """The frames noted after `after` (the reader's clock) and within the last `WINDOW_S`
+        seconds, oldest first: the range test reads every one, however seldom it looks."""
+        with self._lock:
+            return tuple(sighting for sighting in self._in_window if sighting.at > after)
+
     def report(self, now: float | None = None) -> WatchReport:
         """What the check screen shows at `now` (the reader's clock)."""
         now = self._clock() if now is None else now

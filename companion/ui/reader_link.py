@@ -162,6 +162,8 @@ class ReaderLink:
                              .format(problem=event.message))
         elif event.event == "error":
             self.show_notice(_("Card reader: {problem}").format(problem=event.message))
+        elif self._checking():
+            return  # the reader check shows every read itself and acts on none
         elif event.event == "stacked":  # nothing is taken until one card is left
             self.show_notice(_("Two cards on the reader: take one away."))
         elif event.event == "steady" and event.uid and self._enrolling():
@@ -173,6 +175,9 @@ class ReaderLink:
         """Enrolment takes a card only once it was read steadily (the "steady" event), so a
         card brushed past the reader is not enrolled."""
         return self.app.screens.current in ENROLMENT_SCREENS
+
+    def _checking(self) -> bool:
+        return bool(self.app.screens.current == "reader_check")
 
     def card_read(self, uid: str) -> None:
         app = self.app

@@ -18,6 +18,7 @@ from .deck_screen import DeckEnrolmentScreen
 from .history_screens import HistoryDetailScreen, HistoryScreen, StatisticsScreen
 from .home_screen import HomeScreen
 from .new_game_screen import NewGameScreen
+from .reader_check_screen import ReaderCheckScreen
 from .rules_screen import RulesScreen
 from .tags_screen import TagsScreen
 
@@ -42,6 +43,7 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "statistics": (StatisticsScreen, "statistics.kv"),
     "tags": (TagsScreen, "tags.kv"),
     "deck_enrolment": (DeckEnrolmentScreen, "deck_enrolment.kv"),
+    "reader_check": (ReaderCheckScreen, "reader_check.kv"),
     "rules": (RulesScreen, "rules.kv"),
     "settings": (settings_screen.SettingsScreen, "settings.kv"),
 }

@@ -159,7 +159,67 @@ def stops(ui: Harness) -> Iterator[str]:
     ui.frames(2)
     yield "settings-keys"
     ui.popup().dismiss()
+    ui.frames(2)
+    yield from reader_check_stops(ui)
     ui.tap_id("close")
+    ui.frames(2)
+
+
+class StillReader:
+    """A reader that is not there, with a watch on a clock the walk sets: the reader check's
+    screen filled without a serial line."""
+
+    family = "pn532"
+
+    def __init__(self) -> None:
+        from companion.reader.watch import ReaderWatch
+
+        self.time = 1000.0
+        self.watch = ReaderWatch(self.now)
+        self.watch.connection(True, "pn532", "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0")
+
+    def now(self) -> float:
+        return self.time
+
+    def stop(self) -> None:
+        """Nothing runs."""
+
+
+def reader_check_stops(ui: Harness) -> Iterator[str]:
+    """Settings → Check with no reader; then with a reader that saw an unknown tag, phantoms
+    and two tags, and a range test that found the range weak."""
+    from companion.reader.watch import PHANTOM, READ, STACKED
+
+    app = ui.app
+    ui.tap_id("reader_check")
+    ui.frames(2)
+    yield "reader-check-off"
+    reader = StillReader()
+    app.reader_link.reader = reader
+    screen = ui.screen
+    try:
+        screen.toggle_range_test()
+        for step in range(31):  # the card lies still: measured, then the lift is asked for
+            reader.watch.saw("04497622D93881", READ, 1000.0 + step * 0.05)
+        reader.time = 1001.6
+        screen.refresh()
+        for start in (1001.8, 1002.4, 1003.0, 1003.6, 1004.2):  # a lift stuttering on
+            reader.watch.saw("04497622D93881", READ, start)
+        reader.time = 1005.3
+        screen.refresh()
+        reader.watch.saw("0000000000", PHANTOM, 1005.4)
+        for uid in ("04497622D93881", "E63AE5D5"):
+            reader.watch.saw(uid, STACKED, 1005.5)
+        reader.watch.saw("E63AE5D5", READ, 1006.0)
+        reader.time = 1006.5
+        screen.refresh()
+        assert screen.range_band == "weak" and screen.enrol_uid == "E63AE5D5", screen.range_text
+        ui.frames(3)
+        yield "reader-check"
+    finally:
+        app.reader_link.reader = None
+        screen.stop_range_test()
+    ui.tap_id("back")
     ui.frames(2)
 
 
