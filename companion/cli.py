@@ -23,7 +23,7 @@ from .tags_cli import add_tags_commands, run_tags_command
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="companion",
-        description="Table companion for Spirit Island.",
+        description="Table companion for Spirit Island, Leviathan Wilds and Glow.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     parser.add_argument("--db", type=Path, default=None,

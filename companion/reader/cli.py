@@ -31,8 +31,8 @@ def add_reader_commands(commands: Any) -> None:
         "listen", help="print one JSON line per reader event until interrupted",
         description="Opens the reader and prints one JSON object per line for each event "
         '({"event": "present", "uid": "04497622D93881", "family": "pn532", ...}; also '
-        "removed, connected, disconnected and error) until Ctrl+C or SIGTERM. A lost line is "
-        "retried.")
+        "removed, steady, stacked, connected, disconnected and error) until Ctrl+C or SIGTERM. "
+        "A lost line is retried.")
     listen.add_argument("--port", required=True,
                         help="a pyserial URL (/dev/serial0, /dev/ttyUSB0, hwgrep://…, "
                         "socket://…) or auto")
