@@ -1,0 +1,251 @@
+"""What the System screen does with the companion itself: back up to a stick, restore a backup,
+update from a stick, turn off, restart. Each asks first, works off Kivy's thread where it may
+take a while (writing a stick), and says on the screen what came of it.
+
+The work is the backup, power and updates modules'. A companion built without one of them
+offers the action dimmed, with a line saying it is not available in this version.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+
+from ..i18n import N_, _
+from .widgets import CardPicker, ConfirmPopup
+
+log = logging.getLogger(__name__)
+
+BACKUP, RESTORE, UPDATE, TURN_OFF, RESTART = "backup", "restore", "update", "turn_off", "restart"
+SNAPSHOTS = "snapshots"
+"""The data folder's nightly snapshots (companion.backup keeps them there)."""
+NOT_IN_THIS_VERSION = N_("not available in this version.")
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def module(name: str) -> Any | None:
+    """companion.<name>, or None in a version built without it."""
+    try:
+        return importlib.import_module(f"companion.{name}")
+    except ImportError:
+        return None
+
+
+def games_file(running: Any) -> Path | None:
+    """The games file the app has open (None: the games live in memory only)."""
+    service = getattr(running, "service", None)
+    location = getattr(getattr(service, "store", None), "location", ":memory:")
+    return None if location == ":memory:" else Path(location)
+
+
+def updates_on(sticks: list[Path]) -> list[Any]:
+    """The updates found on the sticks (none without the updates module or a stick); called
+    off Kivy's thread, as reading a stick may take a moment."""
+    updates = module("updates")
+    if updates is None or not sticks:
+        return []
+    try:
+        found: list[Any] = updates.find_updates(sticks)
+    except Exception:  # a stick pulled out while it was read: no update, the screen goes on
+        log.exception("looking for updates on %s failed", sticks)
+        return []
+    return found
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One action as the screen offers it now."""
+
+    key: str
+    words: str
+    available: bool
+    reason: str = ""
+    """Why it cannot be used here, said under the buttons ("" when it can)."""
+
+
+class SystemActions:
+    """The actions of one System screen (which holds the sticks and updates it found)."""
+
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen
+
+    # --- what is offered ---
+
+    def offered(self) -> list[Offer]:
+        offers = []
+        backup = module("backup")
+        if self.screen.sticks:
+            offers.append(self._offer(BACKUP, _("Back up to the stick"), backup))
+        offers.append(self._offer(RESTORE, _("Restore…"), backup))
+        for update in self.screen.updates:
+            why_not = update.why_not or self._update_unavailable()
+            offers.append(Offer(UPDATE, _("Update to {version} from the stick").format(
+                version=update.version), why_not is None, why_not or ""))
+        power = getattr(app(), "power", None)
+        why_not = power.unavailable_because() if power is not None else None
+        for key, words in ((TURN_OFF, _("Turn off")), (RESTART, _("Restart"))):
+            if power is None:
+                offers.append(self._offer(key, words, None))
+            else:
+                offers.append(Offer(key, words, why_not is None, why_not or ""))
+        return offers
+
+    @staticmethod
+    def _offer(key: str, words: str, source: Any | None) -> Offer:
+        if source is None:
+            return Offer(key, words, False, _(NOT_IN_THIS_VERSION))
+        return Offer(key, words, True)
+
+    @staticmethod
+    def _update_unavailable() -> str | None:
+        updates = module("updates")
+        said: str | None = updates.update_unavailable_because() if updates else None
+        return said
+
+    # --- doing it ---
+
+    def start(self, action: str) -> None:
+        {BACKUP: self.back_up, RESTORE: self.choose_backup, UPDATE: self.ask_update,
+         TURN_OFF: self.turn_off, RESTART: self.restart}[action]()
+
+    def say(self, text: str) -> None:
+        self.screen.message = text
+
+    def off_the_clock(self, work: Callable[[], str], busy: str,
+                      refusal: type[Exception]) -> None:
+        """Run `work` on a thread, saying `busy` meanwhile and its answer when done: a
+        `refusal` says why in players' words; any other failure is said in general."""
+        self.say(busy)
+
+        def run() -> None:
+            try:
+                said = work()
+            except refusal as refused:
+                said = str(refused)
+            except Exception:
+                log.exception("a System screen action failed")
+                said = _("That did not work; nothing was changed. Try again.")
+            Clock.schedule_once(lambda _dt: self._done(said))
+
+        threading.Thread(target=run, name="system-action", daemon=True).start()
+
+    def _done(self, said: str) -> None:
+        self.say(said)
+        self.screen.refresh()  # the last backup, the free room: looked at again
+
+    def back_up(self) -> None:
+        backup, db_path = module("backup"), games_file(app())
+        if backup is None or not self.screen.sticks:
+            return
+        if db_path is None:
+            self.say(_("These games are not kept in a file, so there is nothing to back up."))
+            return
+        stick, settings = self.screen.sticks[0], Path(app().get_application_config())
+
+        def work() -> str:
+            made: Path = backup.make_backup(db_path, stick, settings)
+            return _("Backed up to the stick: {file}").format(file=made.name)
+
+        self.off_the_clock(work, _("Backing up to the stick…"), backup.BackupRefused)
+
+    def backups(self) -> list[Path]:
+        """The backups on the sticks, then the card's nightly snapshots, newest first each."""
+        backup = module("backup")
+        if backup is None:
+            return []
+        data_folder = Path(app().get_application_config()).parent
+        found: list[Path] = []
+        for folder in [*self.screen.sticks, data_folder / SNAPSHOTS]:
+            found += backup.backups_on(folder)
+        return found
+
+    def choose_backup(self) -> None:
+        files = self.backups()
+        if not files:
+            self.say(_("No backup found on a stick or in the nightly snapshots."))
+            return
+        data_folder = Path(app().get_application_config()).parent
+        choices = [{"value": str(file), "text": file.name,
+                    "detail": _("nightly snapshot") if file.parent == data_folder / SNAPSHOTS
+                    else _("on the stick {stick}").format(stick=file.parent.name)}
+                   for file in files]
+        picker = CardPicker.kept(title=_("Which backup?"), columns=1,
+                                 when_picked=lambda value: self.describe(Path(value)))
+        picker.fill(choices)
+        picker.open()
+
+    def describe(self, file: Path) -> None:
+        backup = module("backup")
+        if backup is None:
+            return
+        try:
+            contents = backup.describe_backup(file)
+        except backup.BackupRefused as refused:
+            self.say(str(refused))
+            return
+        question = "\n".join([*contents.said()[:6], _(
+            "Restore it? The games on the companion now are kept aside.")])
+        ConfirmPopup.kept(message=question, confirm_text=_("Restore"),
+                          when_confirmed=lambda: self.restore(file)).open()
+
+    def restore(self, file: Path) -> None:
+        backup, db_path = module("backup"), games_file(app())
+        if backup is None or db_path is None:
+            return
+        settings, store = Path(app().get_application_config()), app().service.store
+
+        def work() -> str:
+            backup.restore_backup(file, db_path, settings, store=store)
+            return _("Restored. The games from before are kept aside.")
+
+        self.off_the_clock(work, _("Restoring…"), backup.BackupRefused)
+
+    def ask_update(self) -> None:
+        update = next((found for found in self.screen.updates if found.why_not is None), None)
+        updates = module("updates")
+        if update is None or updates is None:
+            return
+
+        def work() -> str:
+            updates.start_update(update)
+            return _("Updating: the companion restarts by itself in a few minutes.")
+
+        ConfirmPopup.kept(
+            message=_("Install version {version} from the stick? The companion restarts by "
+                      "itself; the games are kept.").format(version=update.version),
+            confirm_text=_("Update"),
+            when_confirmed=lambda: self.off_the_clock(work, _("Starting the update…"),
+                                                      updates.UpdateRefused)).open()
+
+    def turn_off(self) -> None:
+        self._power(_("Turn the table off? The games are kept; wait until the screen is dark "
+                      "before pulling the plug."), _("Turn off"), "turn_off")
+
+    def restart(self) -> None:
+        self._power(_("Restart the table? The games are kept; it is back in about a minute."),
+                    _("Restart"), "restart")
+
+    def _power(self, question: str, confirm_text: str, method: str) -> None:
+        power = getattr(app(), "power", None)
+        if power is None:
+            return
+
+        def go() -> None:
+            try:
+                getattr(power, method)()
+            except Exception as error:  # the games are still open: the companion goes on
+                self.say(str(error))
+
+        ConfirmPopup.kept(message=question, confirm_text=confirm_text,
+                          when_confirmed=go).open()

@@ -1,0 +1,148 @@
+"""The System screen through the real window: Home → System lists every check with its mark and
+words; Settings → System comes back to Settings; the checks of a fake machine in each state
+(all well, warnings, problems, a stick plugged in) are drawn whole, marked by a sign as well as
+a colour, at 800x480, 1024x600 and 720x1280, in the dark and the night theme. SYSTEM_SHOTS
+names a folder to keep the screenshots in."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.system_health import TITLES
+from companion.ui.system_actions import BACKUP, RESTART, RESTORE, TURN_OFF
+from companion.ui.system_screen import MARKS, SEVERITY
+from companion.usb_sticks import mounted_sticks
+from tests.system_machines import STATES, FakeMachine
+
+from .harness import Harness
+from .test_reader_ui import wait_until
+
+pytestmark = pytest.mark.ui
+
+SIZES = {"800x480": (800, 480), "1024x600": (1024, 600), "portrait": (720, 1280)}
+
+
+def app_in(folder: Path, size: tuple[int, int], theme: str = "dark") -> Harness:
+    (folder / "companion.ini").write_text(f"[companion]\ntheme = {theme}\n")
+    return Harness(folder / "games.db", size)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "app").mkdir()
+    return tmp_path / "app"
+
+
+@pytest.fixture
+def ui_app(folder: Path) -> Iterator[Harness]:
+    harness = app_in(folder, (800, 480))
+    try:
+        yield harness
+    finally:
+        harness.close()
+
+
+def looked(ui: Harness) -> Any:
+    """The System screen once its checks are on it."""
+    screen = ui.app.screens.get_screen("system")
+    wait_until(ui, lambda: bool(screen.summary) and not screen._looking)
+    ui.frames(3)
+    return screen
+
+
+def on_fake_machine(ui: Harness, fake: FakeMachine, sticks: list[Path]) -> Any:
+    """Show the System screen for `fake`, with `sticks` mounted (a table of mounts of its
+    own, read as the real one is)."""
+    mounts = fake.root / "mounts"
+    mounts.write_text("".join(f"/dev/sd{chr(97 + index)}1 {stick} vfat rw,nosuid 0 0\n"
+                              for index, stick in enumerate(sticks)))
+    screen = ui.app.screen("system")
+    screen.machine = fake.machine
+    screen.find_sticks = lambda: mounted_sticks(mounts, roots=(str(fake.root),))
+    ui.app.show("system")
+    return looked(ui)
+
+
+def test_home_opens_the_system_screen_with_every_check(ui_app: Harness) -> None:
+    ui = ui_app
+    ui.tap_id("system")
+    assert ui.screen.name == "system"
+    screen = looked(ui)
+    rows = list(reversed(screen.ids.checks.children))
+    assert sorted(row.key for row in rows) == sorted(TITLES)
+    severities = [SEVERITY[row.level] for row in rows]
+    assert severities == sorted(severities)  # the worst first
+    for row in rows:
+        assert row.ids.mark.text == MARKS[row.level]
+        assert row.said and row.ids.said.fits()
+    assert screen.summary
+    assert screen.action_button(RESTORE) is not None  # offered with or without a stick
+    ui.tap_id("back")
+    assert ui.screen.name == "home"
+
+
+def test_settings_opens_the_system_screen_and_back_returns_there(ui_app: Harness) -> None:
+    ui = ui_app
+    ui.tap_id("settings")
+    ui.scroll_into_view(ui.widget("system"))
+    ui.tap_id("system")
+    assert ui.screen.name == "system"
+    looked(ui)
+    ui.tap_id("back")
+    assert ui.screen.name == "settings"
+
+
+def test_the_checks_are_looked_at_again_while_the_screen_is_shown(ui_app: Harness,
+                                                                   tmp_path: Path) -> None:
+    ui = ui_app
+    fake = STATES["ok"](tmp_path / "machine")
+    screen = on_fake_machine(ui, fake, [])
+    assert screen.summary_level == "ok"
+    fake.temperature(84000)  # the Pi got hot while the screen was shown
+    screen.refresh()  # as the clock does every few seconds
+    wait_until(ui, lambda: screen.summary_level == "problem")
+    hot = next(row for row in screen.ids.checks.children if row.key == "temperature")
+    assert hot.ids.mark.text == MARKS["problem"] and "84 °C" in hot.said
+
+
+SHOTS = [(state, size, theme) for state in ("ok", "warnings", "problems", "stick")
+         for size in SIZES for theme in ("dark", "night")
+         if size == "800x480" or theme == "dark"]
+
+
+@pytest.mark.parametrize(("state", "size", "theme"), SHOTS)
+def test_each_state_is_drawn_whole_and_readable(folder: Path, tmp_path: Path, state: str,
+                                                size: str, theme: str) -> None:
+    fake = STATES["ok" if state == "stick" else state](tmp_path / "machine")
+    sticks = [tmp_path / "machine" / "STICK"] if state == "stick" else []
+    for stick in sticks:
+        stick.mkdir()
+    ui = app_in(folder, SIZES[size], theme)
+    try:
+        screen = on_fake_machine(ui, fake, sticks)
+        rows = list(reversed(screen.ids.checks.children))
+        assert {row.level for row in rows} >= ({"ok"} if state in ("ok", "stick")
+                                               else {"ok", state[:-1]})
+        for row in rows:
+            assert row.ids.mark.text == MARKS[row.level]
+            assert row.ids.said.fits() and row.ids.what_to_do.fits(), row.said
+            assert row.ids.said.font_size >= 17 and row.height >= 48
+        buttons = [button for button in screen.ids.actions.children]
+        assert all(button.height >= 48 and button.fits() for button in buttons)
+        assert (screen.action_button(BACKUP) is not None) == (state == "stick")
+        assert screen.action_button(TURN_OFF) is not None
+        assert screen.action_button(RESTART) is not None
+        assert screen.ids.summary.fits()
+        shots = os.environ.get("SYSTEM_SHOTS")
+        if shots:
+            ui.screenshot(Path(shots) / f"system-{state}-{size}-{theme}.png")
+            if size == "800x480" and theme == "dark":  # the actions, below the checks
+                screen.ids.scroll.scroll_y = 0
+                ui.screenshot(Path(shots) / f"system-{state}-{size}-{theme}-actions.png")
+    finally:
+        ui.close()
