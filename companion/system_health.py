@@ -260,20 +260,18 @@ def power_check(machine: Machine, words: Words) -> Check:
     if state is None:
         return Check("power_supply", OK, title, words._("not measured here"))
     supply = words._("Use the Pi's own power supply and a short cable.")
-    if state.under_voltage_now:
-        return Check("power_supply", PROBLEM, title,
-                     words._("The power supply gives too little power."), supply)
-    if state.slowed_now:
-        return Check("power_supply", PROBLEM, title,
-                     words._("The Pi is slowing itself down now."),
-                     words._("Let air reach the Pi, and use its own power supply."))
-    if state.under_voltage_since_boot:
-        return Check("power_supply", WARNING, title,
-                     words._("The power dipped since the Pi was started."), supply)
-    if state.slowed_since_boot:
-        return Check("power_supply", WARNING, title,
-                     words._("The Pi slowed itself down since it was started."),
-                     words._("Let air reach the Pi, and use its own power supply."))
+    air = words._("Let air reach the Pi, and use its own power supply.")
+    # The worst first: what happens now, then what happened since the Pi was started.
+    for happened, level, said, to_do in (
+            (state.under_voltage_now, PROBLEM,
+             words._("The power supply gives too little power."), supply),
+            (state.slowed_now, PROBLEM, words._("The Pi is slowing itself down now."), air),
+            (state.under_voltage_since_boot, WARNING,
+             words._("The power dipped since the Pi was started."), supply),
+            (state.slowed_since_boot, WARNING,
+             words._("The Pi slowed itself down since it was started."), air)):
+        if happened:
+            return Check("power_supply", level, title, said, to_do)
     return Check("power_supply", OK, title, words._("steady"))
 
 

@@ -133,7 +133,7 @@ class SystemScreen(Screen):
         self._looking = True
         machine, lang = self.machine(), i18n.language()
         reader = app().reader_link.reader
-        connected = reader.connected if reader is not None else None
+        connected = getattr(reader, "connected", None) if reader is not None else None
         threading.Thread(target=self._look, args=(machine, lang, connected),
                          name="system-checks", daemon=True).start()
 
