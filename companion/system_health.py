@@ -325,9 +325,9 @@ def reader_check(machine: Machine, words: Words, connected: bool | None) -> Chec
                      words._("Card reader not found at {port}.").format(port=port), cable)
     where = words._("found by itself") if port == "auto" else port
     if connected is False:
-        return Check("reader", PROBLEM, title,
-                     words._("The card reader does not answer ({port}).").format(port=where),
-                     cable)
+        said = words._("No card reader found.") if port == "auto" else \
+            words._("The card reader does not answer ({port}).").format(port=port)
+        return Check("reader", PROBLEM, title, said, cable)
     if connected:
         return Check("reader", OK, title, words._("connected ({port})").format(port=where))
     return Check("reader", OK, title, where)

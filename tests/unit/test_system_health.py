@@ -187,6 +187,8 @@ def test_touch_panels_are_read_from_32_and_64_bit_kernels_and_single_touch_ones(
     ("/dev/serial0", True, False, "problem", "The card reader does not answer (/dev/serial0)."),
     ("/dev/ttyUSB0", False, None, "problem", "Card reader not found at /dev/ttyUSB0."),
     ("auto", False, None, "ok", "found by itself"),
+    ("auto", False, True, "ok", "connected (found by itself)"),
+    ("auto", False, False, "problem", "No card reader found."),
     ("socket://192.168.1.30:7777", False, None, "ok", "socket://192.168.1.30:7777"),
 ])
 def test_the_reader_check_follows_the_settings_port_and_the_live_status(
