@@ -35,11 +35,10 @@ from .backup_file import (
     place,
     remove_quietly,
     stamp,
-    sync_file,
     temporary_beside,
     write_manifest,
 )
-from .files import write_atomically
+from .files import sync_to_disk, write_atomically
 from .i18n import N_, _
 from .store_errors import StoreError
 from .store_health import connect_read_only
@@ -93,7 +92,7 @@ def make_backup(db_path: Path, folder: Path, settings_path: Path | None = None,
         raise _not_written(folder, error) from None
     try:
         hashes = _copy_games(db_path, temporary, settings, now)
-        sync_file(temporary)
+        sync_to_disk(temporary)
         try:
             copied = describe_backup(temporary)
         except BackupRefused as why:
@@ -192,7 +191,8 @@ def last_backup(data_folder: Path) -> tuple[datetime, Path] | None:
             continue
         if where and made.tzinfo is not None:
             entries.append((made, Path(where)))
-    return max(entries, key=lambda entry: entry[0]) if entries else None
+    # The later line of two made in the same second (the log is in the order they were made).
+    return sorted(entries, key=lambda entry: entry[0])[-1] if entries else None
 
 
 def backups_on(folder: Path) -> list[Path]:
@@ -285,7 +285,7 @@ def _keep_aside(store: GameStore, data_folder: Path, now: datetime) -> Path:
     temporary = temporary_beside(data_folder, "games.before-restore")
     try:
         copy_pages(store.db.conn, temporary).close()
-        sync_file(temporary)
+        sync_to_disk(temporary)
         return place(temporary, data_folder, f"games.before-restore-{stamp(now)}",
                      ".sqlite3")
     except (OSError, sqlite3.Error) as error:
@@ -311,7 +311,7 @@ def _copy_settings_aside(settings_path: Path, now: datetime) -> Path:
     temporary = temporary_beside(folder, "settings.before-restore")
     try:
         temporary.write_bytes(settings_path.read_bytes())
-        sync_file(temporary)
+        sync_to_disk(temporary)
         return place(temporary, folder, f"{settings_path.stem}.before-restore-{stamp(now)}",
                      settings_path.suffix)
     finally:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
 import secrets
 import sqlite3
@@ -132,14 +131,6 @@ def copy_pages(source: sqlite3.Connection, target: Path) -> sqlite3.Connection:
         copy.close()
         raise
     return copy
-
-
-def sync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def temporary_beside(folder: Path, what: str) -> Path:

@@ -105,16 +105,17 @@ def move_into_place(temporary: Path, path: Path, overwrite: bool) -> None:
             os.replace(temporary, path)
         else:
             os.unlink(temporary)
-    sync_folder(path.parent)
+    sync_to_disk(path.parent)
 
 
-def sync_folder(folder: Path) -> None:
-    """fsync a folder: the names just made or renamed in it are on the disk."""
-    folder_fd = os.open(folder, os.O_RDONLY)
+def sync_to_disk(path: Path) -> None:
+    """fsync a file (what was written to it is on the disk) or a folder (the names just made
+    or renamed in it are)."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        os.fsync(folder_fd)
+        os.fsync(fd)
     finally:
-        os.close(folder_fd)
+        os.close(fd)
 
 
 def write_asked_for(store: GameStore, path: Path, text: str, overwrite: bool) -> None:
