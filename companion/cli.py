@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .backup_cli import add_backup_commands, run_backup_command
 from .bootstrap import build_service
 from .driver import ScriptDriver, run_script
 from .i18n import LANGUAGES
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     add_tags_commands(commands)
     add_rules_commands(commands)
     add_mirror_command(commands)
+    add_backup_commands(commands)
     args = parser.parse_args(argv)
     # The level is the handler's too: Kivy's logger sets its own level from its config file,
     # and what it logs reaches this handler whatever the root logger's level.
@@ -67,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_mirror_command(args)
     if args.command == "reader":
         return run_reader_command(args, lambda command: _one_command(args.db, command))
+    if args.command in ("backup", "restore"):
+        return run_backup_command(args, args.db)
     if args.command == "tags":
         return run_tags_command(args, args.db or default_database_path())
     db_path = args.script_db or args.db
