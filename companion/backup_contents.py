@@ -89,9 +89,9 @@ class BackupContents:
         """What it holds, line by line, in the language in use: when and by which version it
         was made, then one line per game, then the tags and the settings."""
         lines = [_("Backup made on {date} (UTC) by version {version}").format(
-            date=self.made_at.strftime("%Y-%m-%d %H:%M"), version=self.app_version),
-            ngettext("{count} game:", "{count} games:", len(self.games)).format(
-                count=len(self.games))]
+            date=self.made_at.strftime("%Y-%m-%d %H:%M"), version=self.app_version)]
+        lines.append(ngettext("{count} game:", "{count} games:", len(self.games)).format(
+            count=len(self.games)) if self.games else _("No games."))
         lines += [f"  {game.said()}" for game in self.games]
         lines.append(ngettext("{count} card tag", "{count} card tags", self.tags).format(
             count=self.tags))
