@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .backup_cli import add_backup_commands, run_backup_command
 from .bootstrap import build_service
 from .doctor_cli import add_doctor_command, run_doctor_command
 from .driver import ScriptDriver, run_script
@@ -49,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     add_tags_commands(commands)
     add_rules_commands(commands)
     add_mirror_command(commands)
+    add_backup_commands(commands)
     add_doctor_command(commands)
     args = parser.parse_args(argv)
     # The level is the handler's too: Kivy's logger sets its own level from its config file,
@@ -69,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_mirror_command(args)
     if args.command == "reader":
         return run_reader_command(args, lambda command: _one_command(args.db, command))
+    if args.command in ("backup", "restore"):
+        return run_backup_command(args, args.db)
     if args.command == "doctor":
         return run_doctor_command(args, args.db or default_database_path())
     if args.command == "tags":

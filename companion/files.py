@@ -71,33 +71,51 @@ def write_atomically(path: Path, text: str | bytes, overwrite: bool) -> None:
     however late it appeared); the folder is fsynced so the rename survives a power cut.
     Raises FileExistsError when the target exists and `overwrite` is false.
     """
-    folder = path.parent
-    temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8") if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
-        if overwrite:
-            os.replace(temporary, path)
-        else:
-            try:
-                os.link(temporary, path)
-            except FileExistsError:
-                raise
-            except OSError:  # a file system without hard links (FAT on a USB stick)
-                if path.exists():
-                    raise FileExistsError(path) from None
-                os.replace(temporary, path)
+        move_into_place(temporary, path, overwrite)
     finally:
         if temporary.exists():
             os.unlink(temporary)
-    folder_fd = os.open(folder, os.O_RDONLY)
+
+
+def move_into_place(temporary: Path, path: Path, overwrite: bool) -> None:
+    """Rename the written (and fsynced) file `temporary` to `path` in the same folder, then
+    fsync the folder so the rename survives a power cut.
+
+    Without `overwrite` the file is hard-linked to `path`, which fails if `path` exists however
+    late it appeared (FileExistsError, `temporary` left for the caller); else `temporary` is
+    gone once this returns.
+    """
+    if overwrite:
+        os.replace(temporary, path)
+    else:
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise
+        except OSError:  # a file system without hard links (FAT on a USB stick)
+            if path.exists():
+                raise FileExistsError(path) from None
+            os.replace(temporary, path)
+        else:
+            os.unlink(temporary)
+    sync_to_disk(path.parent)
+
+
+def sync_to_disk(path: Path) -> None:
+    """fsync a file (what was written to it is on the disk) or a folder (the names just made
+    or renamed in it are)."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        os.fsync(folder_fd)
+        os.fsync(fd)
     finally:
-        os.close(folder_fd)
+        os.close(fd)
 
 
 def write_asked_for(store: GameStore, path: Path, text: str, overwrite: bool) -> None:

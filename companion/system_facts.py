@@ -8,7 +8,6 @@ Pure but for the files and the command output handed in: no Kivy, no SQLite.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import socket
 import subprocess
@@ -20,9 +19,6 @@ from typing import NamedTuple
 
 from .start_record import RECORD_NAME, read_runs
 
-BACKUPS_LOG = "backups.log"
-"""The data folder's record of backups (and nightly snapshots): `<ISO-8601 UTC time> <path>`
-per line, the newest last. companion.backup writes it."""
 COMMAND_TIMEOUT_S = 5.0
 
 
@@ -182,30 +178,6 @@ def touch_devices(devices_text: str) -> list[str]:
 
 
 # --- the data folder's records ---
-
-def last_backup_in_log(data_folder: Path) -> tuple[datetime, Path] | None:
-    """The newest entry of the data folder's backups log; None when it has none."""
-    text = read_text(data_folder / BACKUPS_LOG)
-    for line in reversed((text or "").splitlines()):
-        when, _, path = line.strip().partition(" ")
-        try:
-            made = datetime.fromisoformat(when.replace("Z", "+00:00"))
-        except ValueError:
-            continue  # a damaged line: the one before may be whole
-        if path:
-            return (made if made.tzinfo else made.replace(tzinfo=UTC), Path(path))
-    return None
-
-
-def last_backup(data_folder: Path) -> tuple[datetime, Path] | None:
-    """companion.backup's answer where it is installed, else the log read here."""
-    try:
-        backup = importlib.import_module("companion.backup")
-    except ImportError:
-        return last_backup_in_log(data_folder)
-    found: tuple[datetime, Path] | None = backup.last_backup(data_folder)
-    return found
-
 
 def run_started(run: str) -> datetime | None:
     """When a run of the start record began: its id starts with the time in hex nanoseconds."""

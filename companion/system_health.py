@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from . import __version__, system_facts
+from .backup import last_backup
 from .core.history import Words
 from .i18n import N_, decimal_sign, language, translations
 from .start_record import RECORD_NAME, process_running, read_runs
@@ -344,7 +345,7 @@ def port_path(machine: Machine, port: str) -> Path:
 def backup_check(machine: Machine, words: Words) -> Check:
     title = words._(TITLES["backup"])
     stick = words._("Plug in a stick and back up on the System screen.")
-    found = system_facts.last_backup(machine.data_folder)
+    found = last_backup(machine.data_folder)
     if found is None:
         return Check("backup", WARNING, title, words._("No backup yet."), stick)
     made = found[0]

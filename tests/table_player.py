@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.bootstrap import wired_service
@@ -46,6 +47,15 @@ class PlayedGame:
 
 def new_driver(language: str = "en") -> ScriptDriver:
     return ScriptDriver(wired_service(GameStore.in_memory(), seed_source=lambda: 7), language)
+
+
+def driver_on(path: Path) -> ScriptDriver:
+    """A driver over the games file at `path` (opened as its writer, the last game resumed)."""
+    store, notices = GameStore.open(path)
+    assert notices == []
+    service = wired_service(store, seed_source=lambda: 5)
+    service.resume_latest()
+    return ScriptDriver(service)
 
 
 def send(driver: ScriptDriver, game: PlayedGame, command: dict[str, Any]) -> dict[str, Any]:

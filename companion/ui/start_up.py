@@ -2,7 +2,8 @@
 (the games file opened, the default game's table, the card reader, the phones' view, then the
 other screens built ahead); what the players are told as the games file opens (a file that
 could not be used, was set aside, may not be written, or holds a game that could not be
-replayed; what SQLite said goes to the log); after a safe start, the game held back on Home."""
+replayed; what SQLite said goes to the log); after a safe start, the game held back on Home;
+the daily snapshot of the games, looked for then and every hour after."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from kivy.core.window import Window
 from ..i18n import N_, _
 from .building_ahead import BuildingAhead
 from .screens import DEFAULT_TABLE, popup_open, screen_known
+from .snapshots import DailySnapshots, files_of
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,8 @@ class StartingApp(Protocol):
 
     def screen(self, name: str) -> Any: ...
 
+    def get_application_config(self, defaultpath: str = ...) -> str: ...
+
 
 class StartUp:
     """Home on the screen at once; what is slow (the games file, the default game's table and
@@ -104,6 +108,9 @@ class StartUp:
         """How many starts in a row died just after starting (0: a plain start)."""
         self.held_game: int | None = None
         """After a safe start: the game the table was last playing, saved and not resumed."""
+        self.snapshots = DailySnapshots(
+            lambda: files_of(self.app.service, self.app.get_application_config()))
+        """The games' daily snapshot, taken off the frame path once the games are open."""
 
     def wait_for_first_frame(self) -> None:
         Window.bind(on_flip=self._first_frame_shown)
@@ -122,6 +129,7 @@ class StartUp:
             self.app.screen(DEFAULT_TABLE)
         self.app.apply_reader_settings()  # pyserial and the reader's threads only now
         self.app.apply_mirror_settings()  # the phones' view, when it was left on
+        self.snapshots.start()
         if self.app.builds_ahead:
             self.building_ahead.start()
 
@@ -135,6 +143,7 @@ class StartUp:
         if self.first_frame is not None:
             self.first_frame.cancel()
         self.building_ahead.cancel()
+        self.snapshots.stop()
 
     def open_games(self) -> None:
         """Open the games file (after the first frame): the game comes back, Home offers to

@@ -2,8 +2,9 @@
 update from a stick, turn off, restart. Each asks first, works off Kivy's thread where it may
 take a while (writing a stick), and says on the screen what came of it.
 
-The work is the backup, power and updates modules'. A companion built without one of them
-offers the action dimmed, with a line saying it is not available in this version.
+The work is companion.backup's, and the power and updates modules'; a companion built without
+one of the latter two offers its actions dimmed, with a line saying they are not available in
+this version.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 
+from ..backup import BackupRefused, backups_on, describe_backup, make_backup, restore_backup
 from ..i18n import N_, _
+from .snapshots import files_of
 from .widgets import CardPicker, ConfirmPopup
 
 log = logging.getLogger(__name__)
@@ -28,6 +31,8 @@ BACKUP, RESTORE, UPDATE, TURN_OFF, RESTART = "backup", "restore", "update", "tur
 SNAPSHOTS = "snapshots"
 """The data folder's nightly snapshots (companion.backup keeps them there)."""
 NOT_IN_THIS_VERSION = N_("not available in this version.")
+SHOWN_LINES = 8
+"""A backup's description in the question: this many lines at most (a season has many games)."""
 
 
 def app() -> Any:
@@ -84,10 +89,9 @@ class SystemActions:
 
     def offered(self) -> list[Offer]:
         offers = []
-        backup = module("backup")
         if self.screen.sticks:
-            offers.append(self._offer(BACKUP, _("Back up to the stick"), backup))
-        offers.append(self._offer(RESTORE, _("Restore…"), backup))
+            offers.append(Offer(BACKUP, _("Back up to the stick"), True))
+        offers.append(Offer(RESTORE, _("Restore…"), True))
         for update in self.screen.updates:
             why_not = update.why_not or self._update_unavailable()
             offers.append(Offer(UPDATE, _("Update to {version} from the stick").format(
@@ -144,40 +148,40 @@ class SystemActions:
         self.say(said)
         self.screen.refresh()  # the last backup, the free room: looked at again
 
+    def files(self) -> tuple[Path, Path | None] | None:
+        """The games file and the settings file this app writes (None: games in memory, or
+        another companion writes them)."""
+        return files_of(app().service, app().get_application_config())
+
     def back_up(self) -> None:
-        backup, db_path = module("backup"), games_file(app())
-        if backup is None or not self.screen.sticks:
+        files = self.files()
+        if files is None or not self.screen.sticks:
+            self.say(_("These games cannot be backed up from here."))
             return
-        if db_path is None:
-            self.say(_("These games are not kept in a file, so there is nothing to back up."))
-            return
-        stick, settings = self.screen.sticks[0], Path(app().get_application_config())
+        (db_path, settings), stick = files, self.screen.sticks[0]
 
         def work() -> str:
-            made: Path = backup.make_backup(db_path, stick, settings)
+            made = make_backup(db_path, stick, settings)
             return _("Backed up to the stick: {file}").format(file=made.name)
 
-        self.off_the_clock(work, _("Backing up to the stick…"), backup.BackupRefused)
+        self.off_the_clock(work, _("Backing up to the stick…"), BackupRefused)
 
     def backups(self) -> list[Path]:
         """The backups on the sticks, then the card's nightly snapshots, newest first each."""
-        backup = module("backup")
-        if backup is None:
-            return []
-        data_folder = Path(app().get_application_config()).parent
-        found: list[Path] = []
-        for folder in [*self.screen.sticks, data_folder / SNAPSHOTS]:
-            found += backup.backups_on(folder)
-        return found
+        return [file for folder in [*self.screen.sticks, self.snapshots()]
+                for file in backups_on(folder)]
+
+    @staticmethod
+    def snapshots() -> Path:
+        return Path(app().get_application_config()).parent / SNAPSHOTS
 
     def choose_backup(self) -> None:
         files = self.backups()
         if not files:
             self.say(_("No backup found on a stick or in the nightly snapshots."))
             return
-        data_folder = Path(app().get_application_config()).parent
         choices = [{"value": str(file), "text": file.name,
-                    "detail": _("nightly snapshot") if file.parent == data_folder / SNAPSHOTS
+                    "detail": _("nightly snapshot") if file.parent == self.snapshots()
                     else _("on the stick {stick}").format(stick=file.parent.name)}
                    for file in files]
         picker = CardPicker.kept(title=_("Which backup?"), columns=1,
@@ -186,30 +190,46 @@ class SystemActions:
         picker.open()
 
     def describe(self, file: Path) -> None:
-        backup = module("backup")
-        if backup is None:
-            return
+        """What `file` holds, and the question whether to restore it."""
         try:
-            contents = backup.describe_backup(file)
-        except backup.BackupRefused as refused:
+            contents = describe_backup(file)
+        except BackupRefused as refused:
             self.say(str(refused))
             return
-        question = "\n".join([*contents.said()[:6], _(
+        lines = contents.said()
+        if len(lines) > SHOWN_LINES:  # the first games, then the tags and the settings
+            lines = [*lines[:SHOWN_LINES - 3], "  …", *lines[-2:]]
+        question = "\n".join([*lines, _(
             "Restore it? The games on the companion now are kept aside.")])
         ConfirmPopup.kept(message=question, confirm_text=_("Restore"),
                           when_confirmed=lambda: self.restore(file)).open()
 
     def restore(self, file: Path) -> None:
-        backup, db_path = module("backup"), games_file(app())
-        if backup is None or db_path is None:
+        """Restore `file` into the app's own open games (on Kivy's thread: the games' store is
+        used there only), after the words saying so are drawn."""
+        files = self.files()
+        if files is None:
+            self.say(_("These games cannot be restored here."))
             return
-        settings, store = Path(app().get_application_config()), app().service.store
+        self.say(_("Restoring…"))
+        Clock.schedule_once(lambda _dt: self._restore_now(file, *files), 0.05)
 
-        def work() -> str:
-            backup.restore_backup(file, db_path, settings, store=store)
-            return _("Restored. The games from before are kept aside.")
-
-        self.off_the_clock(work, _("Restoring…"), backup.BackupRefused)
+    def _restore_now(self, file: Path, db_path: Path, settings: Path | None) -> None:
+        running = app()
+        try:
+            restore_backup(file, db_path, settings, store=running.service.store)
+        except BackupRefused as refused:
+            self.say(str(refused))
+            return
+        if settings is not None:  # the settings restored act at once
+            running.config.read(str(settings))
+            running.apply_settings()
+            running.apply_reader_settings()
+        running.service.unload_game()
+        running.service.resume_latest()
+        running.reload_state()
+        self.say(_("Restored. The games from before are kept aside."))
+        self.screen.refresh()
 
     def ask_update(self) -> None:
         update = next((found for found in self.screen.updates if found.why_not is None), None)

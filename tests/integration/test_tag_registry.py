@@ -18,16 +18,9 @@ from companion.driver import ScriptDriver
 from companion.store import GameStore
 from companion.store_errors import TagsInUse
 from companion.store_schema import APPLICATION_ID, SCHEMA_VERSION, migrations
+from tests.table_player import driver_on
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def driver_on(path: Path) -> ScriptDriver:
-    store, notices = GameStore.open(path)
-    assert notices == []
-    service = wired_service(store, seed_source=lambda: 5)
-    service.resume_latest()
-    return ScriptDriver(service)
 
 
 def ask(driver: ScriptDriver, cmd: str, **fields: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.system_health import TITLES
+from companion.system_health import TITLES, Machine
 from companion.ui.system_actions import BACKUP, RESTART, RESTORE, TURN_OFF
 from companion.ui.system_screen import MARKS, SEVERITY
 from companion.usb_sticks import mounted_sticks
@@ -146,3 +146,63 @@ def test_each_state_is_drawn_whole_and_readable(folder: Path, tmp_path: Path, st
                 ui.screenshot(Path(shots) / f"system-{state}-{size}-{theme}-actions.png")
     finally:
         ui.close()
+
+
+def test_a_stick_plugged_in_is_backed_up_to_and_restored_from(folder: Path,
+                                                              tmp_path: Path) -> None:
+    from companion.backup import backups_on
+
+    fake = STATES["ok"](tmp_path / "machine")
+    stick = tmp_path / "machine" / "STICK"
+    stick.mkdir()
+    ui = app_in(folder, (800, 480))
+    try:
+        assert ui.app.send({"cmd": "new_game", "players": 2, "adversary": "england",
+                            "level": 1, "seed": 7})
+        assert ui.app.send({"cmd": "fear", "amount": 3})
+        kept = ui.app.game_state
+        screen = on_fake_machine(ui, fake, [stick])
+        screen.machine = lambda: Machine.this_one(folder / "games.db",
+                                                  folder / "companion.ini")
+        ui.tap(screen.action_button(BACKUP))
+        wait_until(ui, lambda: screen.message.startswith("Backed up to the stick"))
+        [made] = backups_on(stick)
+        assert made.name in screen.message
+        looked(ui)
+        assert next(row for row in screen.ids.checks.children
+                    if row.key == "backup").level == "ok"
+
+        assert ui.app.send({"cmd": "fear", "amount": 2})  # played on after the backup
+        assert ui.app.game_state != kept
+        ui.tap(screen.action_button(RESTORE))
+        assert ui.popup() is not None
+        ui.pick(str(made))
+        question = ui.popup()
+        assert "Restore it?" in question.message and "1 game" in question.message
+        question.confirm()
+        wait_until(ui, lambda: screen.message.startswith("Restored"))
+        assert ui.app.game_state["fear"] == kept["fear"]  # the game as it was backed up
+        assert list(folder.glob("games.before-restore-*.sqlite3"))
+    finally:
+        ui.close()
+
+
+def test_restore_offers_the_nightly_snapshots_and_says_when_there_is_nothing(
+        ui_app: Harness, folder: Path, tmp_path: Path) -> None:
+    from companion.backup import backups_on
+
+    ui = ui_app
+    snapshots = folder / "snapshots"
+    wait_until(ui, lambda: bool(backups_on(snapshots)))  # the app's first daily snapshot
+    screen = on_fake_machine(ui, STATES["ok"](tmp_path / "machine"), [])
+    ui.tap(screen.action_button(RESTORE))
+    picker = ui.popup()
+    [button] = picker.ids.grid.children
+    assert button.detail == "nightly snapshot"
+    picker.dismiss()
+    ui.frames(2)
+    for snapshot in backups_on(snapshots):
+        snapshot.unlink()
+    ui.tap(screen.action_button(RESTORE))
+    assert ui.popup() is None
+    assert screen.message == "No backup found on a stick or in the nightly snapshots."

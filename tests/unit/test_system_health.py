@@ -221,13 +221,6 @@ def test_the_backup_check_wants_one_in_the_last_eight_days(fake: FakeMachine) ->
     assert "stick" in never.what_to_do
 
 
-def test_a_damaged_last_line_of_the_backups_log_leaves_the_one_before(fake: FakeMachine) -> None:
-    fake.write(fake.data / "backups.log",
-               f"{(NOW - timedelta(days=2)).isoformat()} /media/stick/b.sqlite3\n2026-11-2")
-    found = system_facts.last_backup_in_log(fake.data)
-    assert found is not None and found[1] == Path("/media/stick/b.sqlite3")
-
-
 def test_a_run_that_died_early_this_week_is_a_warning_with_when(fake: FakeMachine) -> None:
     fake.starts((NOW - timedelta(days=8), 300, ""), (NOW - timedelta(days=1), 301, "alive"))
     assert checked(fake)["crash"].level == "ok"  # the death is older than a week
