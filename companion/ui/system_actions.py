@@ -14,6 +14,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from kivy.app import App
 from kivy.clock import Clock
 
 from ..backup import BackupRefused, backups_on, describe_backup, make_backup, restore_backup
+from ..backup_file import BACKUP_NAME
 from ..i18n import N_, _
 from .snapshots import files_of
 from .widgets import CardPicker, ConfirmPopup
@@ -66,6 +68,15 @@ def updates_on(sticks: list[Path]) -> list[Any]:
         log.exception("looking for updates on %s failed", sticks)
         return []
     return found
+
+
+def backup_words(file: Path) -> str:
+    """A backup as the players pick it: when it was made (UTC, as its name says)."""
+    found = BACKUP_NAME.fullmatch(file.name)
+    if found is None:
+        return file.name
+    made = datetime.strptime(f"{found.group(1)}{found.group(2)}", "%Y%m%d%H%M%S")
+    return _("Backup of {date}").format(date=made.strftime("%Y-%m-%d %H:%M"))
 
 
 @dataclass(frozen=True)
@@ -180,7 +191,7 @@ class SystemActions:
         if not files:
             self.say(_("No backup found on a stick or in the nightly snapshots."))
             return
-        choices = [{"value": str(file), "text": file.name,
+        choices = [{"value": str(file), "text": backup_words(file),
                     "detail": _("nightly snapshot") if file.parent == self.snapshots()
                     else _("on the stick {stick}").format(stick=file.parent.name)}
                    for file in files]

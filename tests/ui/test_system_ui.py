@@ -68,6 +68,13 @@ def on_fake_machine(ui: Harness, fake: FakeMachine, sticks: list[Path]) -> Any:
     return looked(ui)
 
 
+def shot(name: str, ui: Harness) -> None:
+    """Keep a screenshot where SYSTEM_SHOTS names a folder."""
+    shots = os.environ.get("SYSTEM_SHOTS")
+    if shots:
+        ui.screenshot(Path(shots) / f"{name}.png")
+
+
 def test_home_opens_the_system_screen_with_every_check(ui_app: Harness) -> None:
     ui = ui_app
     ui.tap_id("system")
@@ -138,12 +145,10 @@ def test_each_state_is_drawn_whole_and_readable(folder: Path, tmp_path: Path, st
         assert screen.action_button(TURN_OFF) is not None
         assert screen.action_button(RESTART) is not None
         assert screen.ids.summary.fits()
-        shots = os.environ.get("SYSTEM_SHOTS")
-        if shots:
-            ui.screenshot(Path(shots) / f"system-{state}-{size}-{theme}.png")
-            if size == "800x480" and theme == "dark":  # the actions, below the checks
-                screen.ids.scroll.scroll_y = 0
-                ui.screenshot(Path(shots) / f"system-{state}-{size}-{theme}-actions.png")
+        shot(f"system-{state}-{size}-{theme}", ui)
+        if size == "800x480" and theme == "dark":  # the actions, below the checks
+            screen.ids.scroll.scroll_y = 0
+            shot(f"system-{state}-{size}-{theme}-actions", ui)
     finally:
         ui.close()
 
@@ -176,11 +181,14 @@ def test_a_stick_plugged_in_is_backed_up_to_and_restored_from(folder: Path,
         assert ui.app.game_state != kept
         ui.tap(screen.action_button(RESTORE))
         assert ui.popup() is not None
+        shot("system-restore-choose", ui)
         ui.pick(str(made))
         question = ui.popup()
+        shot("system-restore-question", ui)
         assert "Restore it?" in question.message and "1 game" in question.message
         question.confirm()
         wait_until(ui, lambda: screen.message.startswith("Restored"))
+        shot("system-restored", ui)
         assert ui.app.game_state["fear"] == kept["fear"]  # the game as it was backed up
         assert list(folder.glob("games.before-restore-*.sqlite3"))
     finally:
