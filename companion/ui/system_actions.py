@@ -103,24 +103,23 @@ class SystemActions:
         if self.screen.sticks:
             offers.append(Offer(BACKUP, _("Back up to the stick"), True))
         offers.append(Offer(RESTORE, _("Restore…"), True))
-        for update in self.screen.updates:
+        update = self.update()
+        if update is not None:
             why_not = update.why_not or self._update_unavailable()
             offers.append(Offer(UPDATE, _("Update to {version} from the stick").format(
                 version=update.version), why_not is None, why_not or ""))
         power = getattr(app(), "power", None)
-        why_not = power.unavailable_because() if power is not None else None
-        for key, words in ((TURN_OFF, _("Turn off")), (RESTART, _("Restart"))):
-            if power is None:
-                offers.append(self._offer(key, words, None))
-            else:
-                offers.append(Offer(key, words, why_not is None, why_not or ""))
+        why_not = power.unavailable_because() if power is not None else _(NOT_IN_THIS_VERSION)
+        offers += [Offer(key, words, why_not is None, why_not or "")
+                   for key, words in ((TURN_OFF, _("Turn off")), (RESTART, _("Restart")))]
         return offers
 
-    @staticmethod
-    def _offer(key: str, words: str, source: Any | None) -> Offer:
-        if source is None:
-            return Offer(key, words, False, _(NOT_IN_THIS_VERSION))
-        return Offer(key, words, True)
+    def update(self) -> Any | None:
+        """The update to offer: the first found that can be installed, else the first (its
+        button says why not)."""
+        updates = self.screen.updates
+        return next((found for found in updates if found.why_not is None),
+                    updates[0] if updates else None)
 
     @staticmethod
     def _update_unavailable() -> str | None:
@@ -243,9 +242,8 @@ class SystemActions:
         self.screen.refresh()
 
     def ask_update(self) -> None:
-        update = next((found for found in self.screen.updates if found.why_not is None), None)
-        updates = module("updates")
-        if update is None or updates is None:
+        update, updates = self.update(), module("updates")
+        if update is None or update.why_not is not None or updates is None:
             return
 
         def work() -> str:
