@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import tasks
+from tests.release_keys import make_key
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 COMMON = DEPLOY / "common.sh"
@@ -24,15 +25,6 @@ def bash(script: Path, code: str, **env: str) -> subprocess.CompletedProcess[str
     program = f'set -euo pipefail; shopt -s inherit_errexit; source "{script}"; {code}'
     return subprocess.run(["bash", "-c", program], capture_output=True, text=True,
                           env={**os.environ, **env})
-
-
-def make_key(folder: Path, name: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    key = folder / f"{name}.key"
-    subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(key)], check=True)
-    subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-out",
-                    str(folder / f"{name}.pub")], check=True)
-    return key
 
 
 @pytest.fixture

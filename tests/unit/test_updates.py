@@ -21,20 +21,11 @@ from companion.updates import (
     start_update,
     update_unavailable_because,
 )
+from tests.release_keys import make_key
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is missing")
 
 APPLIANCE = {"COMPANION_APPLIANCE": "1"}
-
-
-def make_key(folder: Path, name: str) -> Path:
-    """An Ed25519 key pair, NAME.key and NAME.pub; the private key's path."""
-    folder.mkdir(parents=True, exist_ok=True)
-    key = folder / f"{name}.key"
-    subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(key)], check=True)
-    subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-out",
-                    str(folder / f"{name}.pub")], check=True)
-    return key
 
 
 def make_update(stick: Path, key: Path | None, version: str = "9.9.9") -> Path:
