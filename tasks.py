@@ -55,11 +55,11 @@ APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "l
 # Any fixed time: the same source then gives a byte-identical wheel (deploy/install.sh uses the
 # same one, as the wheel's hash names the release).
 WHEEL_EPOCH = "315532800"
-# Left out of the copy a wheel is built from: caches, and build/ leftovers that would end up in
-# the wheel.
+# Left out of the copy a wheel is built from (and of a release's checkout/): caches, the
+# appliance test's disk images, and build/ leftovers that would end up in the wheel.
 WHEEL_SOURCE_SKIP = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-    ".mypy_cache", ".ruff_cache", ".hypothesis", "screenshots", "tests")
+    ".mypy_cache", ".ruff_cache", ".hypothesis", "screenshots", "tests", ".appliance-cache")
 WHEEL_ARCHES = ("aarch64", "x86_64")
 
 
