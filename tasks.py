@@ -13,9 +13,12 @@
                                      --docs: only each game's table at 800x480 for the README,
                                      into docs/images/
     python3 tasks.py setup           only create or refresh the virtual environment
-    python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64]
+    python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64] [--sign KEYFILE]
                                      put the companion's wheel and every dependency's wheel for
-                                     the Pi (aarch64, default) in DIR: `install.sh --source DIR`
+                                     the Pi (aarch64, default) in DIR, with the checkout
+                                     (checkout/), VERSION and SHA256SUMS: `install.sh --source
+                                     DIR`; --sign signs SHA256SUMS (SHA256SUMS.sig) with the
+                                     release key, for updates from a stick (deploy/README.md)
     python3 tasks.py appliance-test  (minutes, as root) install.sh in a Debian arm64 chroot, then
                                      in a virtual machine when tests/appliance/vm.py is there
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,11 +55,11 @@ APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "l
 # Any fixed time: the same source then gives a byte-identical wheel (deploy/install.sh uses the
 # same one, as the wheel's hash names the release).
 WHEEL_EPOCH = "315532800"
-# Left out of the copy a wheel is built from: caches, and build/ leftovers that would end up in
-# the wheel.
+# Left out of the copy a wheel is built from (and of a release's checkout/): caches, the
+# appliance test's disk images, and build/ leftovers that would end up in the wheel.
 WHEEL_SOURCE_SKIP = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-    ".mypy_cache", ".ruff_cache", ".hypothesis", "screenshots", "tests")
+    ".mypy_cache", ".ruff_cache", ".hypothesis", "screenshots", "tests", ".appliance-cache")
 WHEEL_ARCHES = ("aarch64", "x86_64")
 
 
@@ -220,8 +224,57 @@ def build_wheel(dest: Path, checkout: Path = ROOT) -> Path:
         return Path(shutil.copy2(wheel, dest))
 
 
+RELEASE_CHECKOUT = "checkout"
+"""The folder of a wheelhouse that carries the checkout: deploy/install.sh and what it installs."""
+RELEASE_SUMS = "SHA256SUMS"
+RELEASE_SIGNATURE = "SHA256SUMS.sig"
+RELEASE_KEYS = ROOT / "deploy" / "signing-keys"
+"""The public keys an installed table trusts (install.sh copies them to
+/etc/companion/signing-keys)."""
+
+
+def finish_release(dest: Path, checkout: Path = ROOT, key: Path | None = None) -> str:
+    """Completes a wheelhouse as a release: the checkout beside the wheels, VERSION (the
+    companion wheel's version), SHA256SUMS listing every other file, and with a key its
+    Ed25519 signature (openssl, as install.sh checks it). Returns the version."""
+    (wheel,) = dest.glob("spirit_island_companion-*.whl")
+    version = wheel.name.split("-")[1]
+    shutil.rmtree(dest / RELEASE_CHECKOUT, ignore_errors=True)
+    shutil.copytree(checkout, dest / RELEASE_CHECKOUT, ignore=WHEEL_SOURCE_SKIP, symlinks=False)
+    (dest / "VERSION").write_text(version + "\n")
+    signature = dest / RELEASE_SIGNATURE
+    signature.unlink(missing_ok=True)  # a signature of an earlier list would not match
+    lines = []
+    for path in sorted(p for p in dest.rglob("*") if p.is_file()):
+        name = path.relative_to(dest).as_posix()
+        if name == RELEASE_SUMS or re.search(r"[\\\n]", name):
+            continue
+        lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {name}\n")
+    (dest / RELEASE_SUMS).write_text("".join(lines))
+    if key is not None:
+        sh("openssl", "pkeyutl", "-sign", "-inkey", key, "-rawin", "-in", dest / RELEASE_SUMS,
+           "-out", signature)
+    return version
+
+
+def key_is_trusted(key: Path) -> bool:
+    """Whether the private key's public half is one of deploy/signing-keys: a release signed
+    with any other would be refused by every table."""
+    public = subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    return any(p.read_text().strip() == public for p in RELEASE_KEYS.glob("*.pub"))
+
+
 def wheelhouse(args: list[str]) -> int:
     platform = "aarch64"
+    key: Path | None = None
+    if "--sign" in args:
+        at = args.index("--sign")
+        if at + 1 >= len(args) or not Path(args[at + 1]).is_file():
+            say("--sign needs the release's private key file (Ed25519, PEM)")
+            return 2
+        key = Path(args[at + 1]).resolve()
+        del args[at:at + 2]
     if "--platform" in args:
         at = args.index("--platform")
         if at + 1 >= len(args) or args[at + 1] not in WHEEL_ARCHES:
@@ -230,7 +283,7 @@ def wheelhouse(args: list[str]) -> int:
         platform = args[at + 1]
         del args[at:at + 2]
     if len(args) != 1:
-        say("usage: python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64]")
+        say("usage: python3 tasks.py wheelhouse DIR [--platform aarch64|x86_64] [--sign KEY]")
         return 2
     dest = Path(args[0]).resolve()
     dest.mkdir(parents=True, exist_ok=True)
@@ -241,8 +294,13 @@ def wheelhouse(args: list[str]) -> int:
     sh(BIN / "python", "-m", "pip", "download", "--quiet", "--only-binary=:all:",
        *wheel_platforms(platform), "--python-version", "3.11",
        "--implementation", "cp", "--abi", "cp311", "--dest", dest, wheel)
-    say(f"wheelhouse ready: {dest} ({len(list(dest.glob('*.whl')))} wheels); on the Pi: "
-        f"sudo deploy/install.sh --source {dest}")
+    version = finish_release(dest, key=key)
+    say(f"wheelhouse ready: {dest} (version {version}, {len(list(dest.glob('*.whl')))} wheels"
+        f"{', signed' if key else ', not signed'}); on the Pi: sudo {RELEASE_CHECKOUT}/deploy/"
+        f"install.sh --source {dest}" + (" --require-signature" if key else ""))
+    if key is not None and not key_is_trusted(key):
+        say(f"warning: {key.name} is not the key of any public key in deploy/signing-keys: "
+            "tables will refuse this release")
     return 0
 
 

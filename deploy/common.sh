@@ -160,3 +160,64 @@ cmdline_file() {
         echo /boot/cmdline.txt
     fi
 }
+
+# --- signed releases -------------------------------------------------------------------------
+# A release folder (python3 tasks.py wheelhouse DIR --sign KEY) holds SHA256SUMS, the hash of
+# every other file in it, and SHA256SUMS.sig, an Ed25519 signature of SHA256SUMS made with the
+# project's release key. It is trusted when the signature matches one of the public keys
+# (*.pub) in the trusted keys folder and every file matches its hash; a file SHA256SUMS does
+# not list (a wheel pip would pick up) is refused too.
+TRUSTED_KEYS_DIR=${COMPANION_SIGNING_KEYS:-/etc/companion/signing-keys}
+
+# The key (path) that signed DIR's SHA256SUMS; fails, saying why, when none of KEYS did.
+release_signer() {
+    local dir=$1 keys_dir=$2 key
+    local -a keys
+    [[ -f "$dir/SHA256SUMS" ]] || { say "$dir has no SHA256SUMS: not a signed release."; return 1; }
+    [[ -f "$dir/SHA256SUMS.sig" ]] \
+        || { say "$dir is not signed (no SHA256SUMS.sig): refused."; return 1; }
+    shopt -s nullglob
+    keys=("$keys_dir"/*.pub)
+    shopt -u nullglob
+    ((${#keys[@]})) || { say "no trusted signing keys in $keys_dir: nothing can be checked."; return 1; }
+    for key in "${keys[@]}"; do
+        if openssl pkeyutl -verify -pubin -inkey "$key" -rawin -in "$dir/SHA256SUMS" \
+            -sigfile "$dir/SHA256SUMS.sig" >/dev/null 2>&1; then
+            printf '%s' "$key"
+            return 0
+        fi
+    done
+    say "the signature of $dir matches none of the trusted keys in $keys_dir: refused."
+    return 1
+}
+
+# The files SHA256SUMS lists, one relative path a line; fails on a path that leaves the folder.
+release_files() {
+    local dir=$1 path
+    while IFS= read -r path; do
+        if [[ -z "$path" || "$path" == /* || "/$path/" == */../* ]]; then
+            say "SHA256SUMS in $dir names a file outside the folder ('$path'): refused."
+            return 1
+        fi
+        printf '%s\n' "$path"
+    done < <(sed -E 's/^[0-9a-f]{64} [ *]//' "$dir/SHA256SUMS")
+}
+
+# Checks a release folder as above; says what is wrong and fails, changing nothing.
+verify_release() {
+    local dir=$1 keys_dir=${2:-$TRUSTED_KEYS_DIR} signer unlisted
+    signer=$(release_signer "$dir" "$keys_dir") || return 1
+    release_files "$dir" >/dev/null || return 1
+    if ! (cd "$dir" && sha256sum --quiet --strict --check SHA256SUMS >&2); then
+        say "files in $dir differ from what was signed (above): refused."
+        return 1
+    fi
+    unlisted=$(cd "$dir" && comm -23 \
+        <(find . -type f ! -name SHA256SUMS ! -name SHA256SUMS.sig -printf '%P\n' | LC_ALL=C sort) \
+        <(release_files "$dir" | LC_ALL=C sort))
+    if [[ -n "$unlisted" ]]; then
+        say "files in $dir that were not signed: $(tr '\n' ' ' <<<"$unlisted")- refused."
+        return 1
+    fi
+    say "signature and every file of $dir checked (key $(basename "$signer"))"
+}

@@ -20,8 +20,19 @@ GAMES=$DATA/games.sqlite3
 GAMES_COPIES=$DATA/games-by-release
 ETC=/etc/companion
 UNIT=/etc/systemd/system/companion.service
+UPDATE_UNIT=/etc/systemd/system/companion-update.service
+STICK_UNIT=/etc/systemd/system/companion-stick@.service
 DROPIN_DIR=/etc/systemd/system/companion.service.d
 RULES_DIR=/etc/udev/rules.d
+POLKIT_RULE=/etc/polkit-1/rules.d/50-companion.rules
+# The programs the stick and update units run, with the common.sh they source.
+HELPERS=/usr/local/lib/companion
+# Where USB sticks are mounted for the app (stick-mount.sh).
+STICKS=/media/companion
+# Where overlayroot mounts the card's own root, read-only, under the read-only root's overlay.
+LOWER_ROOT=${COMPANION_LOWER_ROOT:-/media/root-ro}
+# Exit code of an install refused because of its signature or a changed file.
+REFUSED=3
 GRUB_DROPIN=/etc/default/grub.d/companion.cfg
 LOCK=/run/lock/companion-install.lock
 KEEP_RELEASES=3
@@ -29,7 +40,9 @@ KEEP_RELEASES=3
 # the release name (version + wheel hash) changes exactly when the code does.
 WHEEL_EPOCH=315532800
 CMDLINE_WORDS_WANTED=(consoleblank=0 vt.global_cursor_default=0)
-RUNTIME_PACKAGES=(python3 python3-venv ca-certificates udev
+# polkitd lets the app's user turn the machine off and start an update; openssl checks an
+# update's signature.
+RUNTIME_PACKAGES=(python3 python3-venv ca-certificates udev polkitd openssl
     libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1 libxrender1)
 CAGE_PACKAGES=(cage seatd xwayland libxcursor1 libxi6 libxrandr2 libxss1 libxext6 libxfixes3)
 
@@ -45,6 +58,9 @@ update. The app then starts at boot on the screen, without a desktop.
                          (kept from the last run when not given)
   --rotate 0|90|180|270  the screen's default rotation in degrees (kept when not given)
   --source DIR           install offline from a wheelhouse (python3 tasks.py wheelhouse DIR)
+  --require-signature    with --source: install only if DIR's SHA256SUMS is signed by a key
+                         in /etc/companion/signing-keys and every file in DIR matches it;
+                         otherwise change nothing and exit with code 3
   --no-start             install and enable, but do not (re)start the app (image builds)
   --health-timeout SECS  how long the started app has to report ready (default 90)
   --rollback             go back to the previous release and restart (across a change
@@ -59,6 +75,7 @@ EOF
 
 main() {
     local display="" rotate="" source_dir="" action=install start=1 health_timeout=90
+    local require_signature=0
     while (($#)); do
         case "$1" in
             --display)
@@ -77,6 +94,7 @@ main() {
                 [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--health-timeout needs whole seconds"
                 health_timeout=$2; shift 2 ;;
             --no-start) start=0; shift ;;
+            --require-signature) require_signature=1; shift ;;
             --rollback) action=rollback; shift ;;
             --uninstall) action=uninstall; shift ;;
             --purge) action=purge; shift ;;
@@ -85,28 +103,44 @@ main() {
         esac
     done
 
+    if ((require_signature)) && [[ -z "$source_dir" ]]; then
+        die "--require-signature needs --source DIR (the signed wheelhouse)"
+    fi
     check_platform
     ((EUID == 0)) || die "run it as root: sudo $0 $*"
-    check_writable_root
+    check_writable_root "$action"
     take_lock
 
     case "$action" in
-        install) do_install "$display" "$rotate" "$source_dir" "$start" "$health_timeout" ;;
+        install) do_install "$display" "$rotate" "$source_dir" "$start" "$health_timeout" \
+            "$require_signature" ;;
         rollback) rollback "$start" "$health_timeout" ;;
         uninstall) uninstall 0 ;;
         purge) uninstall 1 ;;
     esac
 }
 
-# With the read-only root (readonly-root.sh) every change here would vanish at the next boot.
+# With the read-only root (readonly-root.sh) whatever is written to / lives in RAM and is gone
+# at the next boot. An install or roll-back then runs in the overlay like anywhere else, so the
+# health check and the automatic roll-back work at once, and only once it succeeded writes the
+# result onto the card below as well (persist_on_card): no reboots, and a failed update leaves
+# the card as it was. Removing the app is left to a writable boot.
+ON_OVERLAY=0
 check_writable_root() {
-    local fstype
+    local action=${1:-install} fstype
     fstype=${COMPANION_ROOT_FSTYPE:-$(findmnt -n -o FSTYPE / 2>/dev/null || true)}
-    if [[ "$fstype" == overlay ]]; then
-        die "the root filesystem is the read-only overlay: changes would be lost at reboot." \
-            "Run 'sudo deploy/readonly-root.sh --disable', reboot, run this again, then" \
-            "'sudo deploy/readonly-root.sh --enable' and reboot."
-    fi
+    [[ "$fstype" == overlay ]] || return 0
+    case "$action" in
+        install | rollback)
+            mountpoint -q "$LOWER_ROOT" || die "the root filesystem is an overlay, but the" \
+                "card's own root is not mounted at $LOWER_ROOT (where overlayroot puts it):" \
+                "nothing installed now would be kept."
+            ON_OVERLAY=1 ;;
+        *)
+            die "the root filesystem is the read-only overlay: the removal would be undone at" \
+                "the next boot. Run 'sudo deploy/readonly-root.sh --disable', reboot, and run" \
+                "this again." ;;
+    esac
 }
 
 take_lock() {
@@ -118,8 +152,12 @@ take_lock() {
 systemd_running() { [[ -d /run/systemd/system ]]; }
 
 do_install() {
-    local display=$1 rotate=$2 source_dir=$3 start=$4 health_timeout=$5
+    local display=$1 rotate=$2 source_dir=$3 start=$4 health_timeout=$5 require_signature=$6
     local release old files_changed changed=0
+    if ((require_signature)) && ! verify_release "$source_dir"; then
+        say "error: the update in $source_dir was not installed; nothing was changed."
+        exit "$REFUSED"
+    fi
     [[ -n "$display" ]] || display=$(installed_display)
     [[ -n "$rotate" ]] || rotate=$(env_get "$ETC/environment" COMPANION_ROTATION)
     [[ -n "$rotate" ]] || rotate=0
@@ -143,17 +181,14 @@ do_install() {
     if ! systemd_running; then
         say "systemd is not running (chroot or image build): companion.service is enabled and" \
             "starts at the next boot; no health check."
-        return 0
-    fi
-    if ((!start)); then
+    elif ((!start)); then
         say "--no-start: companion.service is enabled and starts at the next boot."
-        return 0
-    fi
-    if ((changed)) || ! systemctl is-active --quiet companion.service; then
+    elif ((changed)) || ! systemctl is-active --quiet companion.service; then
         restart_and_check "$health_timeout" "$old"
     else
         say "nothing changed; companion.service keeps running."
     fi
+    persist_on_card
 }
 
 # The display mode installed last time: the Cage drop-in present or not.
@@ -170,6 +205,10 @@ install_packages() {
             || missing+=("$package")
     done
     ((${#missing[@]})) || return 0
+    if ((ON_OVERLAY)); then
+        die "this version needs Debian packages the read-only root cannot keep: ${missing[*]}." \
+            "Run 'sudo deploy/readonly-root.sh --disable', reboot, and install it from there."
+    fi
     say "installing Debian packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
@@ -355,11 +394,22 @@ prune_releases() {
         -printf '%T@ %h\n' | sort -rn | cut -d' ' -f2 | sed 's|^\./||')
 }
 
-# Unit, drop-in, environment, udev rules, kernel command line. Prints "changed" if any changed.
+# Units, drop-in, environment, udev and polkit rules, helpers, signing keys, kernel command line.
+# Prints "changed" if any changed.
 install_system_files() {
-    local display=$1 rotate=$2 repo changes=""
+    local display=$1 rotate=$2 repo changes="" helper
     repo=$(dirname "$HERE")
     changes+=$(install_if_different "$HERE/companion.service" "$UNIT")
+    changes+=$(install_if_different "$HERE/companion-update.service" "$UPDATE_UNIT")
+    changes+=$(install_if_different "$HERE/companion-stick@.service" "$STICK_UNIT")
+    for helper in common.sh stick-mount.sh update-from-stick.sh; do
+        changes+=$(install_if_different "$HERE/$helper" "$HELPERS/$helper" 0755)
+    done
+    changes+=$(install_if_different "$HERE/50-companion.rules" "$POLKIT_RULE")
+    changes+=$(install_signing_keys)
+    changes+=$(install_if_different "$HERE/99-companion-usb-sticks.rules" \
+        "$RULES_DIR/99-companion-usb-sticks.rules")
+    install -d -m 0755 "$STICKS"
     if [[ "$display" == cage ]]; then
         changes+=$(install_if_different "$HERE/cage.conf" "$DROPIN_DIR/cage.conf")
     elif [[ -f "$DROPIN_DIR/cage.conf" ]]; then
@@ -392,13 +442,35 @@ install_system_files() {
 }
 
 install_if_different() {
-    local from=$1 to=$2
-    if [[ -f "$to" ]] && cmp -s "$from" "$to"; then
+    local from=$1 to=$2 mode=${3:-0644}
+    if [[ -f "$to" ]] && cmp -s "$from" "$to" && [[ "$(stat -c %a "$to")" == "${mode#0}" ]]; then
         return 0
     fi
-    install -D -m 0644 "$from" "$to"
+    install -D -m "$mode" "$from" "$to"
     say "installed $to"
     echo changed
+}
+
+# The keys an update must be signed with are the ones this release ships (deploy/signing-keys):
+# a release signed with an old key can bring in the next one, and drop the old.
+install_signing_keys() {
+    local key name
+    local -a shipped
+    shopt -s nullglob
+    shipped=("$HERE"/signing-keys/*.pub)
+    shopt -u nullglob
+    mkdir -p "$TRUSTED_KEYS_DIR"
+    for key in "${shipped[@]}"; do
+        install_if_different "$key" "$TRUSTED_KEYS_DIR/$(basename "$key")"
+    done
+    for key in "$TRUSTED_KEYS_DIR"/*.pub; do
+        name=$(basename "$key")
+        if [[ -f "$key" && ! -f "$HERE/signing-keys/$name" ]]; then
+            rm -f "$key"
+            say "removed the signing key $name, which this release no longer ships"
+            echo changed
+        fi
+    done
 }
 
 # No console blanking and no blinking text cursor under the app; takes effect at the next boot.
@@ -482,6 +554,89 @@ rollback() {
     if systemd_running && ((start)); then
         restart_and_check "$timeout" "$current"
     fi
+    persist_on_card
+}
+
+# --- the read-only root ----------------------------------------------------------------------
+
+# What the installer owns outside /opt/companion, made the same on the card as in the overlay.
+persisted_paths() {
+    printf '%s\n' "$UNIT" "$UPDATE_UNIT" "$STICK_UNIT" "$DROPIN_DIR" "$ETC" "$HELPERS" \
+        "$POLKIT_RULE" "$RULES_DIR/99-companion-backlight.rules" \
+        "$RULES_DIR/99-companion-rfid.rules" "$RULES_DIR/99-companion-usb-sticks.rules" \
+        /etc/systemd/system/multi-user.target.wants/companion.service \
+        /etc/systemd/system/getty.target.wants/getty@tty1.service \
+        /etc/systemd/system/default.target
+}
+
+# On the read-only root, after a successful install or roll-back: writes its result onto the
+# card's own root below the overlay (overlayroot-chroot does the same: remount it read-write,
+# change it, remount it read-only), so the release in use now is the one after a reboot too.
+# Only what the installer owns is copied; everything else written since boot stays in RAM.
+persist_on_card() {
+    ((ON_OVERLAY)) || return 0
+    say "writing the result onto the card below the read-only root ($LOWER_ROOT)"
+    mount -o remount,rw "$LOWER_ROOT" \
+        || die "could not make $LOWER_ROOT writable: release $(current_release) runs now but" \
+            "the card keeps the one before it after a reboot."
+    # Called plainly (not in an `if`), so errexit stops at the first failed copy.
+    trap card_write_failed EXIT
+    mirror_onto_card
+    trap - EXIT
+    sync -f "$LOWER_ROOT$PREFIX" 2>/dev/null || sync
+    mount -o remount,ro "$LOWER_ROOT" \
+        || say "note: $LOWER_ROOT stays writable until the next boot"
+    say "the card now starts release $(current_release) at boot as well"
+}
+
+card_write_failed() {
+    mount -o remount,ro "$LOWER_ROOT" 2>/dev/null || true
+    say "error: writing onto the card failed (above): release $(current_release) runs now, and" \
+        "after a reboot the release the card had before comes back."
+}
+
+mirror_onto_card() {
+    local below=$LOWER_ROOT$RELEASES name path
+    mkdir -p "$below"
+    # A finished release never changes: the new ones are copied (beside, then renamed into
+    # place), those pruned here are removed there, before the links point at them.
+    while IFS= read -r name; do
+        [[ -f "$below/$name/.companion-release" ]] && continue
+        rm -rf "${below:?}/.copy-$name"
+        cp -a "$RELEASES/$name" "$below/.copy-$name"
+        mv -T "$below/.copy-$name" "$below/$name"
+        say "copied release $name onto the card"
+    done < <(finished_releases "$RELEASES")
+    mirror_path "$PREFIX/previous"
+    mirror_path "$PREFIX/current"
+    while IFS= read -r name; do
+        [[ -f "$RELEASES/$name/.companion-release" ]] || rm -rf "${below:?}/$name"
+    done < <(finished_releases "$below")
+    while IFS= read -r path; do
+        mirror_path "$path"
+    done < <(persisted_paths)
+    # The folder sticks are mounted in, but never what is mounted there.
+    mkdir -p "$LOWER_ROOT$STICKS"
+}
+
+finished_releases() {
+    [[ -d "$1" ]] || return 0
+    (cd "$1" && find . -mindepth 2 -maxdepth 2 -name .companion-release -printf '%h\n' \
+        | sed 's|^\./||')
+}
+
+# Makes LOWER_ROOT/PATH what PATH is here: a copy of the file, link or folder, or nothing.
+mirror_path() {
+    local path=$1 below=$LOWER_ROOT$1
+    if [[ ! -e "$path" && ! -L "$path" ]]; then
+        rm -rf "$below"
+        return 0
+    fi
+    mkdir -p "$(dirname "$below")"
+    rm -rf "$below.companion-new"
+    cp -a "$path" "$below.companion-new"
+    [[ -d "$below" && ! -L "$below" ]] && rm -rf "$below"
+    mv -T "$below.companion-new" "$below"
 }
 
 # --- the games across releases ---------------------------------------------------------------
@@ -574,8 +729,11 @@ uninstall() {
     else
         systemctl disable companion.service >&2 2>/dev/null || true
     fi
-    rm -f "$UNIT" "$RULES_DIR/99-companion-backlight.rules" "$RULES_DIR/99-companion-rfid.rules"
-    rm -rf "$DROPIN_DIR" "$ETC" "$PREFIX"
+    rm -f "$UNIT" "$UPDATE_UNIT" "$STICK_UNIT" "$POLKIT_RULE" \
+        "$RULES_DIR/99-companion-backlight.rules" "$RULES_DIR/99-companion-rfid.rules" \
+        "$RULES_DIR/99-companion-usb-sticks.rules"
+    rm -rf "$DROPIN_DIR" "$ETC" "$PREFIX" "$HELPERS"
+    rmdir "$STICKS" 2>/dev/null || true
     systemctl enable getty@tty1.service >/dev/null 2>&1 || true
     file=$(cmdline_file)
     if [[ -n "$file" ]]; then

@@ -31,7 +31,7 @@ Usage: sudo deploy/readonly-root.sh --enable (--data-device DEV | --label LABEL)
                                 filesystem is refused unless --format is given (erases it)
              --label LABEL      the partition labelled LABEL (already ext4), or the label to
                                 give the one named by --data-device
---disable  make the root writable again from the next boot (needed before install.sh updates);
+--disable  make the root writable again from the next boot (install.sh updates need not);
            the data partition stays as it is
 --status   say what is set up
 EOF
@@ -136,7 +136,7 @@ it and run: sudo update-initramfs -u"
     fi
     rm -f "$log"
     say "done: reboot, and the root filesystem is a RAM overlay; games stay on $device."
-    say "before each update: sudo $0 --disable, reboot, update, --enable again, reboot."
+    say "updates (install.sh, or from a stick) need no --disable: the installer writes them onto the card too."
 }
 
 # Formats the partition only when it is empty, or when --format says its contents may go.

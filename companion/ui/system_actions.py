@@ -2,14 +2,12 @@
 update from a stick, turn off, restart. Each asks first, works off Kivy's thread where it may
 take a while (writing a stick), and says on the screen what came of it.
 
-The work is companion.backup's, and the power and updates modules'; a companion built without
-one of the latter two offers its actions dimmed, with a line saying they are not available in
-this version.
+The work is companion.backup's and companion.updates'; power's where the app has one (else
+Turn off and Restart are dimmed, with a line saying they are not available in this version).
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
 from collections.abc import Callable
@@ -21,9 +19,11 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 
+from .. import updates
 from ..backup import BackupRefused, backups_on, describe_backup, make_backup, restore_backup
 from ..backup_file import BACKUP_NAME
 from ..i18n import N_, _
+from ..updates import Update
 from .snapshots import files_of
 from .widgets import CardPicker, ConfirmPopup
 
@@ -41,14 +41,6 @@ def app() -> Any:
     return App.get_running_app()
 
 
-def module(name: str) -> Any | None:
-    """companion.<name>, or None in a version built without it."""
-    try:
-        return importlib.import_module(f"companion.{name}")
-    except ImportError:
-        return None
-
-
 def games_file(running: Any) -> Path | None:
     """The games file the app has open (None: the games live in memory only)."""
     service = getattr(running, "service", None)
@@ -56,18 +48,14 @@ def games_file(running: Any) -> Path | None:
     return None if location == ":memory:" else Path(location)
 
 
-def updates_on(sticks: list[Path]) -> list[Any]:
-    """The updates found on the sticks (none without the updates module or a stick); called
-    off Kivy's thread, as reading a stick may take a moment."""
-    updates = module("updates")
-    if updates is None or not sticks:
-        return []
+def updates_on(sticks: list[Path]) -> list[Update]:
+    """The updates found on the sticks; called off Kivy's thread, as checking a signature
+    takes a moment."""
     try:
-        found: list[Any] = updates.find_updates(sticks)
+        return updates.find_updates(sticks) if sticks else []
     except Exception:  # a stick pulled out while it was read: no update, the screen goes on
         log.exception("looking for updates on %s failed", sticks)
         return []
-    return found
 
 
 def backup_words(file: Path) -> str:
@@ -105,7 +93,7 @@ class SystemActions:
         offers.append(Offer(RESTORE, _("Restore…"), True))
         update = self.update()
         if update is not None:
-            why_not = update.why_not or self._update_unavailable()
+            why_not = update.why_not or updates.update_unavailable_because()
             offers.append(Offer(UPDATE, _("Update to {version} from the stick").format(
                 version=update.version), why_not is None, why_not or ""))
         power = getattr(app(), "power", None)
@@ -114,18 +102,12 @@ class SystemActions:
                    for key, words in ((TURN_OFF, _("Turn off")), (RESTART, _("Restart")))]
         return offers
 
-    def update(self) -> Any | None:
+    def update(self) -> Update | None:
         """The update to offer: the first found that can be installed, else the first (its
         button says why not)."""
         updates = self.screen.updates
         return next((found for found in updates if found.why_not is None),
                     updates[0] if updates else None)
-
-    @staticmethod
-    def _update_unavailable() -> str | None:
-        updates = module("updates")
-        said: str | None = updates.update_unavailable_because() if updates else None
-        return said
 
     # --- doing it ---
 
@@ -242,8 +224,8 @@ class SystemActions:
         self.screen.refresh()
 
     def ask_update(self) -> None:
-        update, updates = self.update(), module("updates")
-        if update is None or update.why_not is not None or updates is None:
+        update = self.update()
+        if update is None or update.why_not is not None:
             return
 
         def work() -> str:

@@ -25,6 +25,7 @@ from kivy.utils import escape_markup
 from .. import i18n
 from ..i18n import _, ngettext
 from ..system_health import OK, PROBLEM, WARNING, Check, Machine, run_checks
+from ..updates import Update
 from ..usb_sticks import mounted_sticks
 from . import system_actions
 from .widgets import FitButton, reuse_rows
@@ -49,7 +50,7 @@ class Survey:
 
     checks: list[Check]
     sticks: list[Path] = field(default_factory=list)
-    updates: list[Any] = field(default_factory=list)
+    updates: list[Update] = field(default_factory=list)
 
 
 class CheckRow(BoxLayout):
@@ -95,10 +96,12 @@ class SystemScreen(Screen):
         self._buttons: list[SystemActionButton] = []
         self.checks: list[Check] = []
         self.sticks: list[Path] = []
-        self.updates: list[Any] = []
+        self.updates: list[Update] = []
         self.actions_at_hand = system_actions.SystemActions(self)
         self.find_sticks = mounted_sticks
         """Where the sticks plugged in are found (a test hands its own table of mounts)."""
+        self.find_updates = system_actions.updates_on
+        """The updates on those sticks (a test hands its own)."""
 
     # --- shown and left ---
 
@@ -141,13 +144,14 @@ class SystemScreen(Screen):
         try:
             checks = run_checks(machine, lang, reader_connected=connected)
             sticks = self.find_sticks()
-            survey = Survey(checks, sticks, system_actions.updates_on(sticks))
+            survey = Survey(checks, sticks, self.find_updates(sticks))
         finally:
             self._looking = False
         Clock.schedule_once(lambda _dt: self.show_survey(survey))
 
     def show_survey(self, survey: Survey) -> None:
         """Put what a look found on the screen (on Kivy's thread)."""
+        plugged_in = bool(survey.sticks) and not self.sticks and bool(self.checks)
         self.checks, self.sticks, self.updates = survey.checks, survey.sticks, survey.updates
         rows = reuse_rows(self.ids.checks, self._rows, len(survey.checks),
                           lambda _index: CheckRow())
@@ -162,6 +166,8 @@ class SystemScreen(Screen):
         self.summary_level = PROBLEM if problems else WARNING if warnings else OK
         self.summary = summary_words(problems, warnings)
         self.show_actions()
+        if plugged_in:  # a stick put in while the screen is shown: what it is for, in view
+            Clock.schedule_once(lambda _dt: self.ids.scroll.scroll_to(self.ids.actions))
 
     def show_actions(self) -> None:
         offered = self.actions_at_hand.offered()

@@ -225,7 +225,11 @@ def scenario(report: Report) -> None:
     report.check("refuses a 32-bit system", result.returncode != 0
                  and "64-bit Raspberry Pi OS" in result.stderr, result.stderr)
     result = install(env={"COMPANION_ROOT_FSTYPE": "overlay"})
-    report.check("refuses to install onto the read-only overlay", result.returncode != 0
+    report.check("on an overlay without the card's root below it, refuses to install",
+                 result.returncode != 0 and "not mounted at /media/root-ro" in result.stderr,
+                 result.stderr)
+    result = install("--uninstall", env={"COMPANION_ROOT_FSTYPE": "overlay"})
+    report.check("refuses to uninstall from the read-only overlay", result.returncode != 0
                  and "readonly-root.sh --disable" in result.stderr, result.stderr)
 
     # 1. A fresh install from the checkout: apt packages, PyPI, wheel built in the chroot.
@@ -268,6 +272,28 @@ def scenario(report: Report) -> None:
                  and (ROOTFS / "etc/udev/rules.d/99-companion-backlight.rules").exists())
     report.check("/etc/companion/environment has the rotation",
                  "COMPANION_ROTATION=0" in (ROOTFS / "etc/companion/environment").read_text())
+    # Where each of these files of deploy/ is installed.
+    installed = {ROOTFS / "etc/polkit-1/rules.d/50-companion.rules": "50-companion.rules",
+                 ROOTFS / "etc/udev/rules.d/99-companion-usb-sticks.rules":
+                     "99-companion-usb-sticks.rules",
+                 ROOTFS / "etc/systemd/system/companion-update.service":
+                     "companion-update.service",
+                 ROOTFS / "etc/systemd/system/companion-stick@.service":
+                     "companion-stick@.service",
+                 ROOTFS / "etc/companion/signing-keys/companion-release.pub":
+                     "signing-keys/companion-release.pub"}
+    different = [str(f) for f, name in installed.items()
+                 if not f.exists() or f.read_bytes() != (ROOT / "deploy" / name).read_bytes()]
+    report.check("the power and update rule, the stick rule and units, the release key",
+                 not different, f"missing or different: {different}")
+    helpers = [ROOTFS / "usr/local/lib/companion" / name
+               for name in ("common.sh", "stick-mount.sh", "update-from-stick.sh")]
+    report.check("the stick and update programs, executable, and /media/companion",
+                 all(h.exists() and os.access(h, os.X_OK) for h in helpers)
+                 and (ROOTFS / "media/companion").is_dir())
+    report.check("polkitd and openssl are installed", all(
+        "install ok installed" in in_root("dpkg-query", "-W", "-f=${Status}", package).stdout
+        for package in ("polkitd", "openssl")))
     data = (ROOTFS / "var/lib/companion").stat()
     report.check("/var/lib/companion belongs to companion, mode 0700",
                  data.st_uid == int(user[2]) and data.st_mode & 0o777 == 0o700 if user else False)
@@ -359,6 +385,7 @@ def scenario(report: Report) -> None:
                           "companion.service").is_symlink()
                  and not (ROOTFS / "opt/companion").exists()
                  and not (ROOTFS / "etc/udev/rules.d/99-companion-rfid.rules").exists()
+                 and not any(f.exists() for f in (*installed, *helpers))
                  and not passwd_entry("companion"), result.stdout + result.stderr)
     report.check("--uninstall keeps the games in /var/lib/companion",
                  (ROOTFS / "var/lib/companion/games.sqlite3").exists())

@@ -32,17 +32,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("APPLIANCE_CACHE", ROOT / ".appliance-cache"))
 SHOTS = ROOT / "screenshots"
-LOG = Path("/tmp/appliance-vm.log")
+LOG = Path(os.environ.get("APPLIANCE_LOG", "/tmp/appliance-vm.log"))
 MIRROR = os.environ.get("APPLIANCE_MIRROR", "http://deb.debian.org/debian")
 # What the base root holds besides minbase: a kernel and init to boot, what Kivy's bundled SDL
 # opens under KMS/DRM (GBM, EGL, GLES, Mesa's software driver), the installer's needs, and tools
 # the checks use (fuser, lsusb). overlayroot and busybox are the read-only-root option's
 # packages, which readonly-root.sh would install (the VM has no network): overlayroot's script
-# in the initramfs runs grep, which only busybox puts there.
+# in the initramfs runs grep, which only busybox puts there. polkitd and openssl are the
+# installer's too (the power rule, the update's signature), here so image builds need no apt.
 BASE_PACKAGES = [
     "linux-image-amd64", "systemd-sysv", "udev", "kmod", "dbus", "python3", "python3-venv",
     "libgbm1", "libegl1", "libgles2", "libgl1", "libgl1-mesa-dri", "libdrm2", "libmtdev1", "psmisc",
-    "usbutils", "procps", "e2fsprogs", "ca-certificates", "overlayroot", "busybox",
+    "usbutils", "procps", "e2fsprogs", "ca-certificates", "overlayroot", "busybox", "polkitd",
+    "libpam-systemd", "openssl",
 ]
 SCREEN = (800, 480)  # the Pi's 7-inch touchscreen
 APPEND = "root=/dev/vda rw console=ttyS0 loglevel=4 systemd.show_status=false"
@@ -955,6 +957,243 @@ def check_updates(vm: Vm, report: Report) -> None:
                f"exit {code_u}; {' | '.join(left.splitlines())}")
 
 
+# ---------------------------------------------------------------- power and sticks
+
+def turn_off_as_companion(vm: Vm) -> str:
+    """How the checks turn the machine off: as the app's user, through logind, which only the
+    polkit rule allows. The Menu's Turn off and its confirm end in the same call."""
+    vm.agent.run("runuser -u companion -- systemctl poweroff", timeout=5)
+    return "runuser -u companion -- systemctl poweroff"
+
+
+UNCLEAN_SIGNS = ("recovering journal", "was not cleanly unmounted", "orphan inode",
+                 "clearing orphaned inode")
+
+
+def check_poweroff(vm: Vm, report: Report,
+                   turn_off: Callable[[Vm], str] = turn_off_as_companion) -> None:
+    """Turned off by the app's user: the machine powers off by itself, and the next boot finds
+    every file system clean (no journal replay, no fsck repair)."""
+    name = "Turn off powers the machine off cleanly; the next boot needs no fsck"
+    denied = vm.agent.run("runuser -u companion -- systemctl start getty@tty2.service")
+    how = turn_off(vm)
+    try:
+        code = vm.proc.wait(120)  # type: ignore[union-attr]
+    except subprocess.TimeoutExpired:
+        report.add(name, False, f"{how}: still running 120 s later")
+        return
+    serial = (vm.workdir / f"serial-{vm.boots}.log").read_text(errors="replace")
+    powered_down = "reboot: Power down" in serial
+    vm.start()
+    if not vm.agent.wait(BOOT_LIMIT * 2):
+        report.add(name, False, "no boot after the power-off")
+        return
+    signs = vm.agent.out("dmesg | grep -i -E '" + "|".join(UNCLEAN_SIGNS) + "'; "
+                         "grep -i -E 'not cleanly|recovering|FIXED' /run/initramfs/fsck.log "
+                         "2>/dev/null")
+    report.add(name, code == 0 and powered_down and not signs and denied[0] != 0,
+               f"{how}: qemu exited {code}, the kernel said 'Power down': {powered_down}; next "
+               f"boot: {signs or 'clean, no journal recovery or fsck repair'}; the same user "
+               f"may not start other units: {'refused' if denied[0] else 'ALLOWED'} "
+               f"({denied[1].strip()[:80]})")
+
+
+def test_key(folder: Path) -> Path:
+    """An Ed25519 key pair made for this run: test.key and test.pub."""
+    key = folder / "test.key"
+    if not key.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        sh("openssl", "genpkey", "-algorithm", "ed25519", "-out", key)
+        sh("openssl", "pkey", "-in", key, "-pubout", "-out", folder / "test.pub")
+    return key
+
+
+def signed_update(house: Path, key: Path, work: Path) -> Path:
+    """A `companion-update/` folder as `tasks.py wheelhouse --sign` makes it, from a test
+    wheelhouse and this checkout, signed with the test key; its checkout ships the test key's
+    public half, so the tables it updates go on trusting it (as a release brings its key)."""
+    import tasks  # the project's task runner: the same release code as `wheelhouse --sign`
+
+    checkout = work / "checkout-src"
+    shutil.rmtree(checkout, ignore_errors=True)
+    shutil.copytree(ROOT, checkout, ignore=tasks.WHEEL_SOURCE_SKIP)
+    shutil.copy2(key.with_suffix(".pub"), checkout / "deploy/signing-keys/test.pub")
+    folder = work / house.name / "companion-update"
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    shutil.copytree(house, folder, ignore=shutil.ignore_patterns(".done"))
+    tasks.finish_release(folder, checkout, key)
+    shutil.rmtree(checkout)
+    return folder
+
+
+def stick_image(path: Path, content: Path, label: str, size_mb: int = 512) -> Path:
+    """A USB stick's disk: an MBR with one FAT32 partition from 1 MiB on, labelled, holding
+    `content` at its top."""
+    sh("truncate", "-s", f"{size_mb}M", path)
+    start, sectors = 2048, size_mb * 2048 - 2048
+    entry = struct.pack("<B3sB3sII", 0, b"\xfe\xff\xff", 0x0C, b"\xfe\xff\xff", start, sectors)
+    with path.open("r+b") as disk:
+        disk.seek(446)
+        disk.write(entry)
+        disk.seek(510)
+        disk.write(b"\x55\xaa")
+    sh("mkfs.vfat", "-F", "32", "-n", label, "--offset", str(start), path, str(sectors // 2),
+       stdout=subprocess.DEVNULL)
+    sh("mcopy", "-s", "-i", f"{path}@@{start * 512}", content, "::/")
+    return path
+
+
+def plug_stick(vm: Vm, image: Path, ident: str) -> None:
+    vm.qmp.execute("blockdev-add", driver="raw", **{"node-name": ident},
+                   file={"driver": "file", "filename": str(image)})
+    vm.qmp.execute("device_add", driver="usb-storage", id=f"{ident}-dev", drive=ident,
+                   bus="xhci.0", removable=True)
+
+
+def pull_stick(vm: Vm, ident: str) -> None:
+    vm.qmp.execute("device_del", id=f"{ident}-dev")
+    for _ in range(20):  # the guest lets go of the device first
+        time.sleep(0.5)
+        with suppress(RuntimeError):
+            vm.qmp.execute("blockdev-del", **{"node-name": ident})
+            return
+
+
+def app_pid(vm: Vm) -> str:
+    return vm.agent.out("systemctl show -p MainPID --value companion")
+
+
+def as_the_app(vm: Vm, python: str, timeout: float = 60) -> tuple[int, str]:
+    """Python run as the app's user inside the app's own mount namespace (ProtectSystem=strict),
+    with its environment: what the app itself would see and do."""
+    return vm.agent.run(
+        f"nsenter -t {app_pid(vm)} -m -S $(id -u companion) -G $(id -g companion) "
+        "env -i PATH=/usr/bin:/bin HOME=/var/lib/companion LANG=C.UTF-8 COMPANION_APPLIANCE=1 "
+        f"/opt/companion/current/bin/python -c '{python}'", timeout)
+
+
+OFFER_AND_START = ("from companion.usb_sticks import mounted_sticks; "
+                   "from companion.updates import find_updates, start_update; "
+                   "sticks = mounted_sticks(); found = find_updates(sticks); "
+                   "print(sticks, found); start_update(found[0])")
+
+
+def stick_mounted(vm: Vm, label: str) -> str:
+    """The stick's mount as the app sees it (source, options), once mounted."""
+    return str(wait_for(lambda: vm.agent.out(
+        f"nsenter -t {app_pid(vm)} -m findmnt -n -o SOURCE,OPTIONS /media/companion/{label} "
+        f"&& test -d /media/companion/{label}/companion-update && echo ok"), 60) or "")
+
+
+def install_from_stick(vm: Vm, image: Path, label: str,
+                       watch: Callable[[], None] | None = None) -> tuple[str, str, float]:
+    """Plugs the stick, lets the app offer and start its update, and waits for the update unit
+    to finish. Returns what the app said, the unit's result and the seconds it took."""
+    ident = label.lower()
+    plug_stick(vm, image, ident)
+    mounted = stick_mounted(vm, label)
+    if not mounted.endswith("ok"):
+        pull_stick(vm, ident)
+        return f"the stick was not mounted for the app: {mounted}", "not started", 0.0
+    began = time.monotonic()
+    code, said = as_the_app(vm, OFFER_AND_START)
+    if code != 0:
+        pull_stick(vm, ident)
+        return f"the app could not start the update: {said.strip()[-400:]}", "not started", 0.0
+
+    def finished() -> str:
+        if watch is not None:
+            watch()
+        state = unit_show_of(vm, "companion-update.service", "ActiveState", "Result",
+                             "ExecMainStartTimestampMonotonic")
+        started = state.get("ExecMainStartTimestampMonotonic", "0") != "0"
+        return state.get("Result", "") if started and state.get("ActiveState") in (
+            "inactive", "failed") else ""
+
+    result = wait_for(finished, 900, every=1)
+    took = time.monotonic() - began
+    pull_stick(vm, ident)
+    return f"{mounted.splitlines()[0]}; app: {said.strip().splitlines()[-1][:200]}", \
+        result or "still running", took
+
+
+def unit_show_of(vm: Vm, unit: str, *props: str) -> dict[str, str]:
+    out = vm.agent.out(f"systemctl show {unit} " + " ".join(f"-p {p}" for p in props))
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def trust_test_key(vm: Vm, key: Path) -> None:
+    pub = base64.b64encode(key.with_suffix(".pub").read_bytes()).decode()
+    vm.agent.run(f"echo {pub} | base64 -d > /etc/companion/signing-keys/test.pub")
+
+
+def check_stick_update(vm: Vm, report: Report, stick: Path, version: str) -> None:
+    name = "an update on a stick, started by the app, installs and runs"
+    before = release(vm)
+    said, result, took = install_from_stick(vm, stick, "UPDATE")
+    after = release(vm)
+    runs = vm.agent.out("/opt/companion/current/bin/companion --version; "
+                        "systemctl is-active companion")
+    checked = vm.agent.out("journalctl -u companion-update -b --no-pager | "
+                           "grep -c 'signature and every file'")
+    report.add(name, result == "success" and after.startswith(version + "-")
+               and runs == f"companion {version}\nactive",
+               f"{said}; companion-update.service: {result} after {took:.0f} s; release "
+               f"{before} -> {after}; {' / '.join(runs.splitlines())}; signature checks in its "
+               f"log: {checked}")
+
+
+def check_stick_rollback(vm: Vm, report: Report, stick: Path, version: str) -> None:
+    name = "a broken update on a stick rolls back to the release before within 90 s"
+    before = release(vm)
+    seen: dict[str, float] = {}
+
+    def watch() -> None:  # when the broken release became current, and when it left
+        now = release(vm)
+        if now.startswith(version + "-") and "broken" not in seen:
+            seen["broken"] = time.monotonic()
+        if "broken" in seen and now == before and "back" not in seen and \
+                vm.agent.out("systemctl is-active companion") == "active":
+            seen["back"] = time.monotonic()
+
+    said, result, took = install_from_stick(vm, stick, "BROKEN", watch)
+    after = release(vm)
+    active = vm.agent.out("systemctl is-active companion")
+    back_in = seen["back"] - seen["broken"] if {"back", "broken"} <= seen.keys() else None
+    why = vm.agent.out("journalctl -u companion-update -b --no-pager | "
+                       "grep -E 'did not come up|did not start' | tail -1")
+    report.add(name, result != "success" and after == before and active == "active"
+               and back_in is not None and back_in <= 90,
+               f"{said}; companion-update.service: {result} after {took:.0f} s; release "
+               f"{before} -> {after} ({active}); the broken release was current for "
+               f"{f'{back_in:.0f} s' if back_in is not None else '(never seen)'}; {why}")
+
+
+def check_stick_readonly(vm: Vm, report: Report, stick: Path, version: str) -> None:
+    """On the read-only root: the stick's update installs at once and is still there after a
+    reboot (the installer wrote it onto the card below the overlay)."""
+    name = "with the read-only root, a stick's update installs and survives a reboot"
+    root = vm.agent.out("findmnt -n -o FSTYPE /")
+    before = release(vm)
+    said, result, took = install_from_stick(vm, stick, "UPDATE")
+    after = release(vm)
+    below = vm.agent.out("basename $(readlink /media/root-ro/opt/companion/current); "
+                         "findmnt -n -o OPTIONS /media/root-ro | cut -d, -f1")
+    vm.agent.run("systemctl reboot", timeout=2)
+    vm.proc.wait(300)  # type: ignore[union-attr]
+    vm.start()
+    booted = vm.agent.wait(BOOT_LIMIT * 2)
+    home = wait_home(vm, 300) if booted else None
+    again = release(vm) if booted else "(no boot)"
+    root_again = vm.agent.out("findmnt -n -o FSTYPE /") if booted else "?"
+    report.add(name, root == "overlay" and result == "success" and after.startswith(
+        version + "-") and again == after and root_again == "overlay" and home is not None,
+               f"/ is {root}; {said}; companion-update.service: {result} after {took:.0f} s; "
+               f"release {before} -> {after}; on the card below: "
+               f"{' ('.join(below.splitlines())}) after; after a reboot (/ is {root_again}) the "
+               f"release is {again}, Home {'shown' if home else 'not shown'}")
+
+
 MT_PANEL = r"""#!/usr/bin/python3
 # Test image only: a multitouch panel made with uinput (QEMU 7.2 has none), kept while this
 # runs; each line "x y" on stdin is one finger's tap.
@@ -1043,24 +1282,28 @@ def preflight() -> list[str]:
     problems = []
     if os.geteuid() != 0:
         problems.append("needs root (debootstrap, chroot, mounts)")
-    for tool in ("qemu-system-x86_64", "qemu-img", "debootstrap", "mkfs.ext4"):
+    for tool in ("qemu-system-x86_64", "qemu-img", "debootstrap", "mkfs.ext4", "mkfs.vfat",
+                 "mcopy", "openssl"):
         if shutil.which(tool) is None:
             problems.append(f"{tool} is missing")
     return problems
 
 
 CHECKS = ("service", "screen", "tap", "panel", "rfid", "crash", "watchdog", "power-cut",
-          "readonly-root", "updates")
+          "poweroff", "readonly-root", "stick-readonly", "updates", "stick-update",
+          "stick-rollback")
 
 
 def chosen_checks() -> set[str]:
     """APPLIANCE_CHECKS=tap,panel,rfid runs only those (for iterating on a check); all when
-    unset. Boot 1 always happens; the screen check too when a tap check is chosen."""
+    unset. Boot 1 always happens; the screen check too when a tap check is chosen, and the
+    read-only root's when stick-readonly is."""
     names = {n.strip() for n in os.environ.get("APPLIANCE_CHECKS", "").split(",") if n.strip()}
     unknown = names - set(CHECKS)
     if unknown:
         raise ValueError(f"APPLIANCE_CHECKS: unknown {sorted(unknown)}; known: {CHECKS}")
-    return names or set(CHECKS)
+    chosen = names or set(CHECKS)
+    return chosen | {"readonly-root"} if "stick-readonly" in chosen else chosen
 
 
 def run() -> int:
@@ -1074,7 +1317,7 @@ def run() -> int:
             report.add("virtual machine", False, "; ".join(problems))
             return 1
         checks = chosen_checks()
-        image, _ = build_image()
+        image, houses = build_image()
         accel = accel_options()
         say(f"[vm] image {image.name}, accelerator: {' '.join(accel)}; checks: "
             f"{', '.join(c for c in CHECKS if c in checks)}")
@@ -1108,10 +1351,18 @@ def run() -> int:
                 if "power-cut" in checks:
                     check_power_cut(vm, report)
                     boots.append(("boot 2 (after the power cut)", wait_home(vm, 300)))
+                if "poweroff" in checks:
+                    check_poweroff(vm, report)
                 if "readonly-root" in checks:
                     check_readonly_root(vm, report)
                     if report.results[-1][1]:  # only then did it boot with the overlay
                         boots.append(("read-only root boot", wait_home(vm, 300)))
+                        if "stick-readonly" in checks:
+                            key = test_key(Path(tmp) / "keys")
+                            trust_test_key(vm, key)
+                            check_stick_readonly(vm, report, stick_image(
+                                Path(tmp) / "stick-c.img", signed_update(
+                                    houses["C"], key, Path(tmp)), "UPDATE"), "0.1.0.post3")
             finally:
                 vm.stop()
             if "updates" in checks:
@@ -1124,6 +1375,26 @@ def run() -> int:
                     else:
                         report.add("updates, rollback, uninstall", False,
                                    "the machine did not boot")
+                finally:
+                    vm.stop()
+            if checks & {"stick-update", "stick-rollback"}:
+                key = test_key(Path(tmp) / "keys")
+                third = Path(tmp) / "third"
+                third.mkdir()
+                vm = Vm(image, third)
+                try:
+                    if boot(vm, boots, "boot 4 (fresh disk, sticks)"):
+                        trust_test_key(vm, key)
+                        if "stick-update" in checks:
+                            check_stick_update(vm, report, stick_image(
+                                third / "stick-c.img", signed_update(houses["C"], key, third),
+                                "UPDATE"), "0.1.0.post3")
+                        if "stick-rollback" in checks:
+                            check_stick_rollback(vm, report, stick_image(
+                                third / "stick-b.img", signed_update(houses["B"], key, third),
+                                "BROKEN"), "0.1.0.post2")
+                    else:
+                        report.add("updates from a stick", False, "the machine did not boot")
                 finally:
                     vm.stop()
     except Exception as error:  # a broken harness must still say FAIL, with why

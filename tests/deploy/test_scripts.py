@@ -39,7 +39,8 @@ def bash(script: Path, code: str, **env: str) -> subprocess.CompletedProcess[str
 @pytest.mark.skipif(shutil.which("shellcheck") is None,
                     reason="shellcheck is missing (python3 tasks.py setup installs it)")
 def test_the_deploy_scripts_pass_shellcheck() -> None:
-    result = subprocess.run(["shellcheck", "-x", "install.sh", "readonly-root.sh", "common.sh"],
+    result = subprocess.run(["shellcheck", "-x", "install.sh", "readonly-root.sh", "common.sh",
+                             "stick-mount.sh", "update-from-stick.sh"],
                             cwd=DEPLOY, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -92,10 +93,33 @@ def test_the_installer_accepts_64_bit_debian_12(tmp_path: Path, arch: str, machi
     assert result.stdout.strip() == "accepted", result.stderr
 
 
-def test_the_installer_refuses_to_write_into_the_read_only_overlay() -> None:
-    result = bash(INSTALL, "check_writable_root", COMPANION_ROOT_FSTYPE="overlay")
+@pytest.mark.parametrize("action", ["uninstall", "purge"])
+def test_the_installer_refuses_to_remove_the_app_from_the_read_only_overlay(action: str) -> None:
+    result = bash(INSTALL, f"check_writable_root {action}", COMPANION_ROOT_FSTYPE="overlay")
     assert result.returncode != 0
     assert "readonly-root.sh --disable" in result.stderr
+
+
+@pytest.mark.parametrize("action", ["install", "rollback"])
+def test_on_the_overlay_an_install_goes_ahead_to_be_written_onto_the_card_below(
+        action: str) -> None:
+    # "/" stands in for the card's root, which overlayroot mounts at /media/root-ro.
+    result = bash(INSTALL, f'check_writable_root {action}; echo "overlay=$ON_OVERLAY"',
+                  COMPANION_ROOT_FSTYPE="overlay", COMPANION_LOWER_ROOT="/")
+    assert result.stdout.strip() == "overlay=1", result.stderr
+
+
+def test_on_the_overlay_without_the_card_below_an_install_is_refused(tmp_path: Path) -> None:
+    result = bash(INSTALL, "check_writable_root install", COMPANION_ROOT_FSTYPE="overlay",
+                  COMPANION_LOWER_ROOT=str(tmp_path))
+    assert result.returncode != 0
+    assert f"not mounted at {tmp_path}" in result.stderr
+
+
+def test_an_ordinary_root_is_no_overlay() -> None:
+    result = bash(INSTALL, 'check_writable_root uninstall; echo "overlay=$ON_OVERLAY"',
+                  COMPANION_ROOT_FSTYPE="ext4")
+    assert result.stdout.strip() == "overlay=0", result.stderr
 
 
 def test_cmdline_words_are_added_once_however_often_the_installer_runs(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.system_health import TITLES, Machine
-from companion.ui.system_actions import BACKUP, RESTART, RESTORE, TURN_OFF
+from companion.ui.system_actions import BACKUP, RESTART, RESTORE, TURN_OFF, UPDATE
 from companion.ui.system_screen import MARKS, SEVERITY
 from companion.usb_sticks import mounted_sticks
 from tests.system_machines import STATES, FakeMachine
@@ -102,6 +102,24 @@ def test_settings_opens_the_system_screen_and_back_returns_there(ui_app: Harness
     looked(ui)
     ui.tap_id("back")
     assert ui.screen.name == "settings"
+
+
+def test_a_stick_plugged_in_while_the_screen_is_shown_brings_its_actions_into_view(
+        ui_app: Harness, tmp_path: Path) -> None:
+    ui = ui_app
+    fake = STATES["problems"](tmp_path / "machine")
+    stick = tmp_path / "machine" / "STICK"
+    screen = on_fake_machine(ui, fake, [])
+    assert screen.action_button(BACKUP) is None
+    assert screen.ids.scroll.scroll_y == 1  # the problems first
+    stick.mkdir()
+    (fake.root / "mounts").write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
+    screen.refresh()
+    wait_until(ui, lambda: screen.action_button(BACKUP) is not None)
+    ui.frames(5)
+    button = screen.action_button(BACKUP)
+    x, y = button.to_window(*button.center)
+    assert 0 < y < ui.window.height  # in view, not below the fold
 
 
 def test_the_checks_are_looked_at_again_while_the_screen_is_shown(ui_app: Harness,
@@ -214,3 +232,50 @@ def test_restore_offers_the_nightly_snapshots_and_says_when_there_is_nothing(
     ui.tap(screen.action_button(RESTORE))
     assert ui.popup() is None
     assert screen.message == "No backup found on a stick or in the nightly snapshots."
+
+
+def test_an_update_on_the_stick_is_offered_and_handed_over_after_a_question(
+        folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import updates
+
+    fake = STATES["ok"](tmp_path / "machine")
+    stick = tmp_path / "machine" / "STICK"
+    (stick / updates.UPDATE_FOLDER).mkdir(parents=True)
+    offered = updates.Update(stick / updates.UPDATE_FOLDER, "9.9.9", True, None)
+    started: list[updates.Update] = []
+    monkeypatch.setattr(updates, "update_unavailable_because", lambda: None)  # the appliance
+    monkeypatch.setattr(updates, "start_update", started.append)
+    ui = app_in(folder, (800, 480))
+    try:
+        screen = ui.app.screen("system")
+        screen.find_updates = lambda sticks: [offered] if sticks else []
+        screen = on_fake_machine(ui, fake, [stick])
+        button = screen.action_button(UPDATE)
+        assert button is not None and button.text == "Update to 9.9.9 from the stick"
+        ui.tap(button)
+        assert "Install version 9.9.9 from the stick?" in ui.popup().message
+        shot("system-update-question", ui)
+        ui.popup().confirm()
+        wait_until(ui, lambda: screen.message.startswith("Updating"))
+        assert started == [offered]
+    finally:
+        ui.close()
+
+
+def test_an_update_that_cannot_be_installed_says_why(folder: Path, tmp_path: Path) -> None:
+    from companion import updates
+
+    fake = STATES["ok"](tmp_path / "machine")
+    stick = tmp_path / "machine" / "STICK"
+    (stick / updates.UPDATE_FOLDER).mkdir(parents=True)
+    (stick / updates.UPDATE_FOLDER / updates.VERSION_FILE).write_text("9.9.9\n")
+    ui = app_in(folder, (800, 480))
+    try:
+        screen = on_fake_machine(ui, fake, [stick])  # the real look: no signature there
+        button = screen.action_button(UPDATE)
+        assert button is not None and button.disabled
+        assert updates.NOT_SIGNED in screen.reasons
+        screen.ids.scroll.scroll_y = 0
+        shot("system-update-refused", ui)
+    finally:
+        ui.close()

@@ -27,6 +27,7 @@ CORE = [
     "rules_commands.py", "game_log.py", "driver.py", "store*.py", "bootstrap.py", "cli.py",
     "files.py", "i18n.py", "reader/*.py", "rules/search.py", "rules/corpus.py", "rules/cli.py",
     "ui/*.py", "mirror/*.py", "tag_sheet.py", "tags_cli.py", "usb_sticks.py", "backup*.py",
+    "updates.py",
 ]
 """Modules shared by every game, the touchscreen's shared screens included (a game's own
 screens are in its folder's `ui`)."""
