@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("backup", "restore"):
         return run_backup_command(args, args.db)
     if args.command == "doctor":
-        return run_doctor_command(args, args.db or default_database_path())
+        return run_doctor_command(args, args.db)
     if args.command == "tags":
         return run_tags_command(args, args.db or default_database_path())
     db_path = args.script_db or args.db

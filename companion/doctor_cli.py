@@ -14,6 +14,8 @@ from .system_health import PROBLEM, Check, Machine, run_checks
 
 LEVEL_WORDS = {"ok": N_("OK"), "warning": N_("WARNING"), "problem": N_("PROBLEM")}
 """The word a line starts with, by level (the screen marks the level by colour and a sign)."""
+APPLIANCE_GAMES = Path("/var/lib/companion/games.sqlite3")
+"""Where deploy/companion.service keeps the games (its --db)."""
 
 
 def add_doctor_command(commands: Any) -> None:
@@ -25,15 +27,15 @@ def add_doctor_command(commands: Any) -> None:
         "stops), each OK, WARNING or PROBLEM with what to do. Exits 1 when any is a "
         "problem, else 0.")
     doctor.add_argument("--db", type=Path, default=None, dest="doctor_db",
-                        help="the games database whose folder is checked (default: the "
-                        "app's)")
+                        help="the games database whose folder is checked (default: "
+                        f"{APPLIANCE_GAMES} on the table itself, else the app's)")
     doctor.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
                         help="the language of the lines (default: the app's setting, else "
                         "English)")
 
 
-def run_doctor_command(args: argparse.Namespace, db: Path) -> int:
-    machine = Machine.this_one(args.doctor_db or db)
+def run_doctor_command(args: argparse.Namespace, db: Path | None) -> int:
+    machine = Machine.this_one(args.doctor_db or db or default_games())
     return doctor(machine, args.lang or settings_language(machine.settings_path))
 
 
@@ -43,6 +45,14 @@ def doctor(machine: Machine, lang: str, out: TextIO | None = None) -> int:
     checks = run_checks(machine, lang)
     print_checks(checks, lang, out or sys.stdout)
     return 1 if any(check.level == PROBLEM for check in checks) else 0
+
+
+def default_games(appliance_games: Path = APPLIANCE_GAMES) -> Path:
+    """The games the app on this machine keeps: the appliance's, where it is one (over SSH
+    the user's own folder holds none), else the user's."""
+    from .store import default_database_path
+
+    return appliance_games if appliance_games.parent.is_dir() else default_database_path()
 
 
 def settings_language(settings_path: Path | None) -> str:

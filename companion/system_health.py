@@ -44,6 +44,8 @@ TITLES = {"version": N_("Version"), "network": N_("Network"), "uptime": N_("Runn
           "power_supply": N_("Power supply"), "clock": N_("Clock"), "touch": N_("Touch panel"),
           "reader": N_("Card reader"), "backup": N_("Backup"), "crash": N_("Sudden stops")}
 """Each check's name, by its key, in the order shown."""
+APPLIANCE_UNIT = "companion.service"
+"""deploy/install.sh installs it: the machine is a table companion."""
 CLOCK_SLACK = timedelta(minutes=5)
 """A clock this much behind the games' last save is still taken as right (a file system's
 times are coarse)."""
@@ -94,6 +96,7 @@ class Machine:
     proc: Path = Path("/proc")
     sys: Path = Path("/sys")
     dev: Path = Path("/dev")
+    etc: Path = Path("/etc")
     run: Runner = system_facts.run_command
     """Runs a command (ip, vcgencmd); None when it is not on this machine."""
     environment: Mapping[str, str] = field(default_factory=dict)
@@ -120,8 +123,16 @@ class Machine:
 
     @property
     def appliance(self) -> bool:
-        """The companion is the machine's purpose (the service's unit says so)."""
-        return self.environment.get("COMPANION_APPLIANCE") == "1"
+        """The companion is the machine's purpose: its service's unit says so to the app, and
+        to `companion doctor` over SSH the unit installed says it."""
+        return (self.environment.get("COMPANION_APPLIANCE") == "1"
+                or (self.etc / "systemd" / "system" / APPLIANCE_UNIT).is_file())
+
+    @property
+    def records_readable(self) -> bool:
+        """The data folder's records can be read (over SSH, as another user, they may not)."""
+        folder = self.data_folder
+        return not folder.exists() or os.access(folder, os.R_OK | os.X_OK)
 
     def setting(self, section: str, key: str, default: str) -> str:
         if self.settings_path is None:
@@ -345,6 +356,8 @@ def port_path(machine: Machine, port: str) -> Path:
 def backup_check(machine: Machine, words: Words) -> Check:
     title = words._(TITLES["backup"])
     stick = words._("Plug in a stick and back up on the System screen.")
+    if not machine.records_readable:
+        return unreadable_records("backup", title, words)
     found = last_backup(machine.data_folder)
     if found is None:
         return Check("backup", WARNING, title, words._("No backup yet."), stick)
@@ -362,6 +375,8 @@ def backup_check(machine: Machine, words: Words) -> Check:
 
 def crash_check(machine: Machine, words: Words) -> Check:
     title = words._(TITLES["crash"])
+    if not machine.records_readable:
+        return unreadable_records("crash", title, words)
     now = machine.now()
     boot = (system_facts.read_text(machine.proc / "sys" / "kernel" / "random" / "boot_id")
             or "-").strip() or "-"
@@ -378,6 +393,12 @@ def crash_check(machine: Machine, words: Words) -> Check:
                  .format(count=len(deaths), when=when),
                  words._("Turn it off with its Turn off button before unplugging it; if it "
                          "keeps stopping, tell whoever set it up."))
+
+
+def unreadable_records(key: str, title: str, words: Words) -> Check:
+    return Check(key, WARNING, title, words._("This user cannot read the companion's records."),
+                 words._("Run it as the companion's user: sudo -u companion companion "
+                         "doctor"))
 
 
 def _running_pids(machine: Machine) -> set[int]:

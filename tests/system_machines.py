@@ -132,7 +132,8 @@ class FakeMachine:
     def machine(self) -> Machine:
         return Machine(data_folder=self.data, settings_path=self.data / "companion.ini",
                        db_path=self.data / "games.sqlite3", proc=self.proc, sys=self.sys,
-                       dev=self.dev, run=self.runner, environment=self.environment,
+                       dev=self.dev, etc=self.root / "etc", run=self.runner,
+                       environment=self.environment,
                        now=lambda: self.now, free_bytes=lambda _folder: self.free,
                        own_addresses=lambda: [], running=lambda pid: pid in self.alive,
                        installed_at=INSTALLED, version="9.8.7")

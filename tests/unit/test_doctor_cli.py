@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.doctor_cli import doctor, settings_language
+from companion.doctor_cli import default_games, doctor, settings_language
 from companion.system_health import TITLES
 from tests.system_machines import FakeMachine, all_well, with_problems, with_warnings
 
@@ -76,3 +76,10 @@ def test_the_command_checks_this_machine(tmp_path: Path,
     assert len(lines) == len(TITLES)
     assert code == (1 if any(line.startswith("PROBLÈME") for line in lines) else 0)
     assert lines[0].startswith("OK ")
+
+
+def test_on_the_table_itself_the_appliance_games_are_checked(tmp_path: Path) -> None:
+    games = tmp_path / "var-lib-companion" / "games.sqlite3"
+    assert default_games(games) != games  # no such folder: the user's own games
+    games.parent.mkdir()
+    assert default_games(games) == games

@@ -170,6 +170,26 @@ def test_the_touch_panel_is_found_among_the_input_devices(
     assert (touch.level, touch.said) == (level, said)
 
 
+def test_over_ssh_the_installed_service_says_the_machine_is_the_appliance(
+        fake: FakeMachine) -> None:
+    fake.input_devices(KEYBOARD)
+    del fake.environment["COMPANION_APPLIANCE"]  # a person's shell, not the service
+    fake.write(fake.root / "etc" / "systemd" / "system" / "companion.service", "[Unit]\n")
+    assert checked(fake)["touch"].level == "problem"
+
+
+def test_records_another_user_cannot_read_are_said_so_not_taken_as_none(
+        fake: FakeMachine, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.system_health as health
+
+    monkeypatch.setattr(health.os, "access", lambda path, mode: Path(path) != fake.data)
+    checks = checked(fake)
+    for key in ("backup", "crash"):
+        assert checks[key].level == "warning"
+        assert checks[key].said == "This user cannot read the companion's records."
+        assert "sudo -u companion companion doctor" in checks[key].what_to_do
+
+
 def test_touch_panels_are_read_from_32_and_64_bit_kernels_and_single_touch_ones() -> None:
     multitouch_64 = TOUCHSCREEN.replace("ABS=2608000 3", "ABS=260800000000003")
     single = ('N: Name="ADS7846 Touchscreen"\nB: PROP=0\nB: EV=b\n'
@@ -242,7 +262,8 @@ def test_the_run_still_going_is_not_a_death(fake: FakeMachine) -> None:
 def test_a_machine_where_nothing_can_be_read_still_answers_every_check(tmp_path: Path) -> None:
     machine = Machine(data_folder=tmp_path / "missing", settings_path=tmp_path / "none.ini",
                       db_path=tmp_path / "missing" / "games.sqlite3", proc=tmp_path / "p",
-                      sys=tmp_path / "s", dev=tmp_path / "d", run=lambda _command: None,
+                      sys=tmp_path / "s", dev=tmp_path / "d", etc=tmp_path / "e",
+                      run=lambda _command: None,
                       own_addresses=lambda: [], free_bytes=lambda _folder: 10**10)
     checks = run_checks(machine, "en")
     assert [check.key for check in checks] == list(TITLES)
