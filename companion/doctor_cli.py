@@ -26,7 +26,7 @@ def add_doctor_command(commands: Any) -> None:
         "temperature, power supply, clock, touch panel, card reader, last backup, sudden "
         "stops), each OK, WARNING or PROBLEM with what to do. Exits 1 when any is a "
         "problem, else 0.")
-    doctor.add_argument("--db", type=Path, default=None, dest="doctor_db",
+    doctor.add_argument("--db", type=Path, default=None, dest="doctor_db", metavar="PATH",
                         help="the games database whose folder is checked (default: "
                         f"{APPLIANCE_GAMES} on the table itself, else the app's)")
     doctor.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
