@@ -49,6 +49,14 @@ class Backlight:
     def _read(self, name: str) -> int:
         return int((self.folder / name).read_text().strip())
 
+    def _levels(self) -> tuple[int, int] | None:
+        """The light now and its brightest (None, and a warning, when they cannot be read)."""
+        try:
+            return self._read("brightness"), self._read("max_brightness")
+        except (OSError, ValueError) as error:
+            log.warning("the backlight %s cannot be read: %s", self.folder, error)
+            return None
+
     def _write(self, level: int, name: str = "brightness") -> bool:
         try:
             (self.folder / name).write_text(f"{level}\n")
@@ -61,11 +69,10 @@ class Backlight:
 
     def dim(self, fraction: float = NIGHT_FRACTION) -> bool:
         """Turn the light down to `fraction` of its brightest (never fully off)."""
-        try:
-            current, brightest = self._read("brightness"), self._read("max_brightness")
-        except (OSError, ValueError) as error:
-            log.warning("the backlight %s cannot be read: %s", self.folder, error)
+        levels = self._levels()
+        if levels is None:
             return False
+        current, brightest = levels
         if self._bright is None:
             self._bright = current
         return self._write(max(1, round(brightest * fraction)))
@@ -91,11 +98,10 @@ class Backlight:
         """Down to `fraction` of the brightest until `wake` (never brighter than it is now);
         0 switches the light off: brightness 0, and bl_power off where the panel has it and
         it can be written (some panels keep a glow at brightness 0)."""
-        try:
-            current, brightest = self._read("brightness"), self._read("max_brightness")
-        except (OSError, ValueError) as error:
-            log.warning("the backlight %s cannot be read: %s", self.folder, error)
+        levels = self._levels()
+        if levels is None:
             return False
+        current, brightest = levels
         if self._awake is None:
             self._awake = current
         if fraction <= 0:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
@@ -33,6 +33,8 @@ def app() -> Any:
 class PowerButtons(BoxLayout):
     """Turn off and Restart side by side (one cell of a menu's grid)."""
 
+    font_size = NumericProperty(16)
+    """The size of the buttons' words (Home's are larger than a menu's)."""
     unavailable = StringProperty("")
     """Why the table cannot be turned off from here ("" when it can): the buttons are drawn
     dimmed and a tap says why."""
