@@ -240,6 +240,18 @@ class GameStore(TagRegistry):
     def _pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
 
+    def write_out(self) -> bool:
+        """Copy the write-ahead log into the games file and empty it (before the power goes:
+        the card then holds one complete file). Every commit is on disk already; this only
+        tidies, so it never raises: False when another reader held the log, or SQLite failed
+        (the caller logs it). The store stays open."""
+        if self.location == ":memory:" or self.read_only is not None:
+            return True
+        try:
+            return not self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except sqlite3.Error:
+            return False
+
     def close(self) -> None:
         self.db.close()
         if self._lock is not None:

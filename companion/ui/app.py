@@ -33,6 +33,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from .. import i18n
 from ..core.game import Setting
 from ..i18n import N_, _
+from ..power import PowerControl
 from . import app_settings, charts, keys, kivy_fixes, mirror_badge, new_game_memory, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
 from .building_ahead import BuildingAhead, IdleCollection
@@ -50,6 +51,7 @@ from .screens import (
     setup_forms,
     table_screen_name,
 )
+from .sleep import Darkness, SleepTimes, SleepWatch
 from .start_up import StartUp
 from .theme import THEMES, rgba
 from .translator import tr
@@ -139,6 +141,10 @@ class CompanionApp(App):
         """The events of the command whose state is published next (None: no command's)."""
         self.boundary = ScreenBoundary(self)
         """Where a screen's failure ends: a panel, the log, and the app goes on."""
+        self.power = PowerControl(flush=self.flush_games)
+        """Turn off and Restart (the menus'; offered on the appliance only)."""
+        self.sleep_watch = SleepWatch(Darkness(backlight))
+        """Dims and darkens the screen left alone; `poke()` on what should wake it."""
 
     # --- settings (their meaning: app_settings) ---
 
@@ -196,6 +202,8 @@ class CompanionApp(App):
             self.apply_reader_settings()
         elif section == "mirror" and key == "on":
             self.apply_mirror_settings(new_address=True)
+        elif section == "sleep":
+            self.sleep_watch.set_times(SleepTimes.of(self.config["sleep"]))
 
     def apply_settings(self) -> None:
         look = app_settings.look_of(self.config["companion"])
@@ -250,6 +258,13 @@ class CompanionApp(App):
         mirror_badge.badge_beside(popup, self.mirror_url)
 
     # --- the games database ---
+
+    def flush_games(self) -> None:
+        """Before the power goes (power.py): the games file whole on the card. The store stays
+        open, so the app goes on as before if the system then refuses."""
+        if self.service is not None and not self.service.store.write_out():
+            log.warning("the games file's log was not written out before turning off; every "
+                        "move is kept in it and read back at the next start")
 
     def attach(self, service: GameService) -> None:
         """Drive `service` (given, or opened after the first frame)."""
@@ -308,6 +323,8 @@ class CompanionApp(App):
         self.screens: ScreenManager = root.ids.screens
         self.screens.transition = NoTransition()
         Window.bind(on_key_down=self._on_key_down)
+        self.sleep_watch.times = SleepTimes.of(self.config["sleep"])
+        self.sleep_watch.start()
         self.reload_state()
         self.start_up.tell()
         return root
@@ -317,6 +334,7 @@ class CompanionApp(App):
         self.start_up.wait_for_first_frame()
 
     def on_stop(self) -> None:
+        self.sleep_watch.stop()
         self.boundary.remove()
         self.reader_link.stop()
         self.mirror_link.switch_off()

@@ -21,6 +21,11 @@ night_dim: turn the panel's backlight down with the night theme, where it can be
 
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": "", "removal_after": "0.4"}
 
+SLEEP_DEFAULTS = {"dim_after": "10", "off_after": "30", "night": "off"}
+"""The screen's sleep (companion/ui/sleep.py): dimmed after `dim_after` minutes without a touch,
+dark after `off_after` ("off": never); `night` a window of hours ("22-7") when it goes dark after
+a minute."""
+
 MIRROR_DEFAULTS = {"on": 0, "token": ""}
 """The phones' view: off unless switched on; the secret in its address (kept across a restart
 of the app, new each time it is switched on or on demand)."""
@@ -41,6 +46,7 @@ def set_defaults(config: Any, more: dict[str, dict[str, Any]]) -> None:
     config.setdefaults("companion", DEFAULTS)
     config.setdefaults("reader", READER_DEFAULTS)
     config.setdefaults("mirror", MIRROR_DEFAULTS)
+    config.setdefaults("sleep", SLEEP_DEFAULTS)
     for section, defaults in more.items():
         config.setdefaults(section, defaults)
     for setting in all_game_settings():

@@ -57,6 +57,10 @@ def grace_time(text: str) -> float | None:
     return seconds if 0 < seconds <= 10 else None
 
 
+CARD_LAID = ("present", "steady", "stacked")
+"""The reader's events of a card laid on it."""
+
+
 class ReaderLink:
     """Owns the running reader (if the settings name one) and turns its events into actions."""
 
@@ -150,6 +154,8 @@ class ReaderLink:
 
     def on_event(self, event: ReaderEvent) -> None:
         app = self.app
+        if event.event in CARD_LAID:  # the players are at the table: the screen wakes
+            app.sleep_watch.poke()
         if event.event == "connected":
             self.show_status(N_("Card reader: {family} on {port}"), family=event.family,
                              port=event.port)

@@ -28,8 +28,9 @@ STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
 KEYS_FILE = "keys.kv"  # the on-screen keys of every text field
 MIRROR_FILE = "mirror.kv"  # the phones' code, on Home and beside the table's menus
 BOUNDARY_FILE = "boundary.kv"  # the panel after a screen's code failed
+POWER_FILE = "power.kv"  # Turn off and Restart, on Home and in every table menu
 KIT_FILE = "table_kit.kv"  # the table kit's parts; loaded before any game's screen
-APP_LAYOUTS = (STYLE_FILE, KEYS_FILE, MIRROR_FILE, BOUNDARY_FILE)
+APP_LAYOUTS = (STYLE_FILE, KEYS_FILE, MIRROR_FILE, BOUNDARY_FILE, POWER_FILE)
 """What the app loads as it builds, before any screen."""
 # Each shared screen: its class and its layout file. A screen (and its file) is built the first
 # time it is needed, so the app shows Home without paying for the table, the setup form and the

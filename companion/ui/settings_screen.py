@@ -35,7 +35,8 @@ from .widgets import FitButton, InstantPopup
 # played, every game's (chosen ahead for the next game; they act only while it is played).
 SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
                "companion/confirm", "companion/fullscreen", "companion/rotation",
-               "companion/night_dim", "reader/port", "reader/family", "reader/line_pattern",
+               "companion/night_dim", "sleep/dim_after", "sleep/off_after", "sleep/night",
+               "reader/port", "reader/family", "reader/line_pattern",
                "reader/removal_after", "mirror/on")
 
 

@@ -1,9 +1,7 @@
-"""What the System screen does with the companion itself: back up to a stick, restore a backup,
-update from a stick, turn off, restart. Each asks first, works off Kivy's thread where it may
-take a while (writing a stick), and says on the screen what came of it.
-
-The work is companion.backup's and companion.updates'; power's where the app has one (else
-Turn off and Restart are dimmed, with a line saying they are not available in this version).
+"""What the System screen does with the companion's games and software: back up to a stick,
+restore a backup, update from a stick (Turn off and Restart are power_menu's buttons, as on
+Home). Each asks first, works off Kivy's thread where it may take a while (writing a stick), and
+says on the screen what came of it. The work is companion.backup's and companion.updates'.
 """
 
 from __future__ import annotations
@@ -22,17 +20,16 @@ from kivy.clock import Clock
 from .. import updates
 from ..backup import BackupRefused, backups_on, describe_backup, make_backup, restore_backup
 from ..backup_file import BACKUP_NAME
-from ..i18n import N_, _
+from ..i18n import _
 from ..updates import Update
 from .snapshots import files_of
 from .widgets import CardPicker, ConfirmPopup
 
 log = logging.getLogger(__name__)
 
-BACKUP, RESTORE, UPDATE, TURN_OFF, RESTART = "backup", "restore", "update", "turn_off", "restart"
+BACKUP, RESTORE, UPDATE = "backup", "restore", "update"
 SNAPSHOTS = "snapshots"
 """The data folder's nightly snapshots (companion.backup keeps them there)."""
-NOT_IN_THIS_VERSION = N_("not available in this version.")
 SHOWN_LINES = 8
 """A backup's description in the question: this many lines at most (a season has many games)."""
 
@@ -96,10 +93,6 @@ class SystemActions:
             why_not = update.why_not or updates.update_unavailable_because()
             offers.append(Offer(UPDATE, _("Update to {version} from the stick").format(
                 version=update.version), why_not is None, why_not or ""))
-        power = getattr(app(), "power", None)
-        why_not = power.unavailable_because() if power is not None else _(NOT_IN_THIS_VERSION)
-        offers += [Offer(key, words, why_not is None, why_not or "")
-                   for key, words in ((TURN_OFF, _("Turn off")), (RESTART, _("Restart")))]
         return offers
 
     def update(self) -> Update | None:
@@ -112,8 +105,7 @@ class SystemActions:
     # --- doing it ---
 
     def start(self, action: str) -> None:
-        {BACKUP: self.back_up, RESTORE: self.choose_backup, UPDATE: self.ask_update,
-         TURN_OFF: self.turn_off, RESTART: self.restart}[action]()
+        {BACKUP: self.back_up, RESTORE: self.choose_backup, UPDATE: self.ask_update}[action]()
 
     def say(self, text: str) -> None:
         self.screen.message = text
@@ -238,25 +230,3 @@ class SystemActions:
             confirm_text=_("Update"),
             when_confirmed=lambda: self.off_the_clock(work, _("Starting the update…"),
                                                       updates.UpdateRefused)).open()
-
-    def turn_off(self) -> None:
-        self._power(_("Turn the table off? The games are kept; wait until the screen is dark "
-                      "before pulling the plug."), _("Turn off"), "turn_off")
-
-    def restart(self) -> None:
-        self._power(_("Restart the table? The games are kept; it is back in about a minute."),
-                    _("Restart"), "restart")
-
-    def _power(self, question: str, confirm_text: str, method: str) -> None:
-        power = getattr(app(), "power", None)
-        if power is None:
-            return
-
-        def go() -> None:
-            try:
-                getattr(power, method)()
-            except Exception as error:  # the games are still open: the companion goes on
-                self.say(str(error))
-
-        ConfirmPopup.kept(message=question, confirm_text=confirm_text,
-                          when_confirmed=go).open()

@@ -1,7 +1,7 @@
 """The System screen (Home → System, Settings → System): what is right and wrong with the
-machine, each check marked OK, ! or × (and coloured), with what to do; below, what can be done
-with the companion itself: back up to a stick, restore, update, turn off, restart (their work
-in system_actions.py). Layout in layouts/system.kv.
+machine, each check marked OK, ! or ✕ (and coloured), with what to do; below, what can be done
+with the companion itself: back up to a stick, restore, update (their work in
+system_actions.py), and Home's Turn off and Restart (power_menu.py). Layout in layouts/system.kv.
 
 The checks run on a thread of their own (a command such as vcgencmd may take a moment on a
 Pi), when the screen is shown and every few seconds while it is; their answer is put on the
@@ -106,6 +106,7 @@ class SystemScreen(Screen):
     # --- shown and left ---
 
     def on_pre_enter(self, *_args: Any) -> None:
+        self.ids.power.refresh()
         self.refresh()
         self._poll()
 
@@ -167,7 +168,8 @@ class SystemScreen(Screen):
         self.summary = summary_words(problems, warnings)
         self.show_actions()
         if plugged_in:  # a stick put in while the screen is shown: what it is for, in view
-            Clock.schedule_once(lambda _dt: self.ids.scroll.scroll_to(self.ids.actions))
+            Clock.schedule_once(lambda _dt: self.ids.scroll.scroll_to(self.ids.actions,
+                                                                   animate=False))
 
     def show_actions(self) -> None:
         offered = self.actions_at_hand.offered()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.system_health import TITLES, Machine
-from companion.ui.system_actions import BACKUP, RESTART, RESTORE, TURN_OFF, UPDATE
+from companion.ui.system_actions import BACKUP, RESTORE, UPDATE
 from companion.ui.system_screen import MARKS, SEVERITY
 from companion.usb_sticks import mounted_sticks
 from tests.system_machines import STATES, FakeMachine
@@ -160,8 +160,8 @@ def test_each_state_is_drawn_whole_and_readable(folder: Path, tmp_path: Path, st
         buttons = [button for button in screen.ids.actions.children]
         assert all(button.height >= 48 and button.fits() for button in buttons)
         assert (screen.action_button(BACKUP) is not None) == (state == "stick")
-        assert screen.action_button(TURN_OFF) is not None
-        assert screen.action_button(RESTART) is not None
+        power = screen.ids.power
+        assert power.ids.turn_off.height >= 48 and power.ids.restart.height >= 48
         assert screen.ids.summary.fits()
         shot(f"system-{state}-{size}-{theme}", ui)
         if size == "800x480" and theme == "dark":  # the actions, below the checks
@@ -279,3 +279,42 @@ def test_an_update_that_cannot_be_installed_says_why(folder: Path, tmp_path: Pat
         shot("system-update-refused", ui)
     finally:
         ui.close()
+
+
+def test_turn_off_on_the_system_screen_asks_then_flushes_and_asks_systemd(
+        ui_app: Harness, tmp_path: Path) -> None:
+    import subprocess
+
+    from companion.power import PowerControl
+
+    ui = ui_app
+    asked: list[list[str]] = []
+    flushed: list[bool] = []
+
+    def systemd(command: object) -> subprocess.CompletedProcess[str]:
+        asked.append(list(command))  # type: ignore[call-overload]
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    (tmp_path / "systemd").mkdir()
+    ui.app.power = PowerControl(flush=lambda: flushed.append(True), runner=systemd,
+                                environ={"COMPANION_APPLIANCE": "1"},
+                                systemd_folder=tmp_path / "systemd")
+    screen = on_fake_machine(ui, STATES["ok"](tmp_path / "machine"), [])
+    buttons = screen.ids.power
+    assert not buttons.unavailable
+    ui.tap(buttons.ids.turn_off)
+    question = ui.popup()
+    assert question.message.startswith("Turn the table off?")
+    shot("system-turn-off-question", ui)
+    question.confirm()
+    ui.frames(2)
+    assert flushed == [True] and asked == [["systemctl", "poweroff"]]
+    assert ui.app.notice.startswith("The table is turning off")
+    ui.app.notice = ""
+
+
+def test_off_the_appliance_turn_off_is_dimmed_and_says_why(ui_app: Harness,
+                                                           tmp_path: Path) -> None:
+    ui = ui_app
+    screen = on_fake_machine(ui, STATES["ok"](tmp_path / "machine"), [])
+    assert screen.ids.power.unavailable  # a desktop: the companion never turns it off

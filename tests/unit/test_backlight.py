@@ -57,3 +57,39 @@ def test_a_light_that_cannot_be_set_is_told_once_and_nothing_stops(
     (folder / "max_brightness").write_text("not a number\n")
     assert light.dim() is False
     assert any("cannot be read" in r.getMessage() for r in caplog.records)
+
+
+def test_sleep_dims_to_a_share_and_wake_puts_the_level_back(tmp_path: Path) -> None:
+    folder = panel(tmp_path)
+    light = Backlight(folder)
+    assert light.fraction() == pytest.approx(200 / 255)
+    assert light.sleep(0.15) and level(folder) == round(255 * 0.15)
+    assert light.sleep(0) and level(folder) == 0  # dim, then off: the level from before both
+    assert light.wake() and level(folder) == 200
+    assert light.wake() and level(folder) == 200  # nothing to put back
+
+
+def test_sleep_switches_bl_power_off_where_the_panel_has_it(tmp_path: Path) -> None:
+    folder = panel(tmp_path)
+    (folder / "bl_power").write_text("0\n")
+    light = Backlight(folder)
+    assert light.sleep(0)
+    assert level(folder) == 0 and (folder / "bl_power").read_text().strip() == "4"
+    assert light.wake()
+    assert level(folder) == 200 and (folder / "bl_power").read_text().strip() == "0"
+
+
+def test_a_dimmed_sleep_never_brightens_a_panel_turned_down_for_the_night(
+        tmp_path: Path) -> None:
+    folder = panel(tmp_path, level=10)
+    light = Backlight(folder)
+    assert light.sleep(0.5) and level(folder) == 10
+    assert light.wake() and level(folder) == 10
+
+
+def test_a_light_that_cannot_be_read_neither_sleeps_nor_fails(tmp_path: Path) -> None:
+    folder = tmp_path / "gone"
+    light = Backlight(folder)
+    assert light.fraction() is None
+    assert not light.sleep(0)
+    assert light.wake()

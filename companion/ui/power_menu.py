@@ -1,0 +1,98 @@
+"""Turn off and Restart, on Home and in every game's table menu: one pair of buttons, a question
+asked every time (whatever the confirm setting: a table turned off by a stray tap is a game
+interrupted), and, where the table cannot be turned off from its screen, the pair dimmed with the
+reason a tap away, never missing without a word. What they do is companion/power.py's; their
+look is layouts/power.kv, which also adds them to every TableMenu as it is built."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+
+from ..i18n import N_, _
+from ..power import PowerFailed
+from .widgets import InstantPopup, ask_then
+
+TURN_OFF_QUESTION = N_("Turn the table off? The games are kept; wait until the screen is dark "
+                       "before pulling the plug.")
+RESTART_QUESTION = N_("Restart the table? The games are kept; it is back in about a minute.")
+TURNING_OFF = N_("The table is turning off: wait until the screen is dark.")
+RESTARTING = N_("The table is restarting: it is back in about a minute.")
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+class PowerButtons(BoxLayout):
+    """Turn off and Restart side by side (one cell of a menu's grid)."""
+
+    font_size = NumericProperty(16)
+    """The size of the buttons' words (Home's are larger than a menu's)."""
+    unavailable = StringProperty("")
+    """Why the table cannot be turned off from here ("" when it can): the buttons are drawn
+    dimmed and a tap says why."""
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.unavailable = app().power.unavailable_because() or ""
+
+    def turn_off(self) -> None:
+        self._ask(_(TURN_OFF_QUESTION), _("Turn off"), app().power.turn_off, TURNING_OFF)
+
+    def restart(self) -> None:
+        self._ask(_(RESTART_QUESTION), _("Restart"), app().power.restart, RESTARTING)
+
+    def _ask(self, question: str, confirm_text: str, act: Callable[[], None],
+             going: str) -> None:
+        self.refresh()
+        if self.unavailable:
+            PowerUnavailable.kept(message=self.unavailable).open()
+            return
+
+        def go() -> None:
+            menu = self._menu()
+            if menu is not None:
+                menu.dismiss()
+            try:
+                act()
+            except PowerFailed as error:  # the games are still open: the table goes on
+                app().notice = str(error)
+                return
+            app().notice = _(going)
+
+        ask_then(question, confirm_text, go, ask=True)
+
+    def _menu(self) -> ModalView | None:
+        """The menu these buttons sit in (None on Home)."""
+        parent = self.parent
+        while parent is not None and not isinstance(parent, ModalView):
+            parent = parent.parent if parent is not parent.parent else None
+        return parent
+
+
+class PowerUnavailable(InstantPopup):
+    """Why Turn off and Restart cannot be used on this computer."""
+
+    message = StringProperty("")
+    """The reason, translated (power.PowerControl.unavailable_because)."""
+
+
+def join_menu(menu: ModalView) -> None:
+    """Put the power buttons in the last cell of a table menu's grid of buttons: every game's
+    menu (a TableMenu) gets them here, its own layout knowing nothing of them."""
+    content = getattr(menu, "content", None)
+    grids = [content] if isinstance(content, GridLayout) else [
+        widget for widget in (content.walk(restrict=True) if content is not None else [])
+        if isinstance(widget, GridLayout)]
+    if not grids:
+        raise LookupError(f"{type(menu).__name__} has no grid of buttons for Turn off")
+    grids[0].add_widget(PowerButtons())
