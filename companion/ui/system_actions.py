@@ -38,13 +38,6 @@ def app() -> Any:
     return App.get_running_app()
 
 
-def games_file(running: Any) -> Path | None:
-    """The games file the app has open (None: the games live in memory only)."""
-    service = getattr(running, "service", None)
-    location = getattr(getattr(service, "store", None), "location", ":memory:")
-    return None if location == ":memory:" else Path(location)
-
-
 def updates_on(sticks: list[Path]) -> list[Update]:
     """The updates found on the sticks; called off Kivy's thread, as checking a signature
     takes a moment."""

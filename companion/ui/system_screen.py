@@ -127,7 +127,7 @@ class SystemScreen(Screen):
     def machine(self) -> Machine:
         """The machine as this app sees it: its data folder and settings file."""
         settings = Path(app().get_application_config())
-        db_path = system_actions.games_file(app())
+        db_path = games_file(app())
         return Machine.this_one(db_path or settings.parent / "games.sqlite3", settings)
 
     def refresh(self, *_args: Any) -> None:
@@ -195,6 +195,13 @@ class SystemScreen(Screen):
         """The button of `action` while it is offered (tests tap it)."""
         return next((button for button in self._buttons
                      if button.action == action and button.parent is not None), None)
+
+
+def games_file(running: Any) -> Path | None:
+    """The games file the app has open (None: the games live in memory only)."""
+    service = getattr(running, "service", None)
+    location = getattr(getattr(service, "store", None), "location", ":memory:")
+    return None if location == ":memory:" else Path(location)
 
 
 def summary_words(problems: int, warnings: int) -> str:
