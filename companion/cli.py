@@ -11,6 +11,7 @@ from typing import Any
 from . import __version__
 from .backup_cli import add_backup_commands, run_backup_command
 from .bootstrap import build_service
+from .doctor_cli import add_doctor_command, run_doctor_command
 from .driver import ScriptDriver, run_script
 from .i18n import LANGUAGES
 from .mirror.cli import add_mirror_command, run_mirror_command
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     add_rules_commands(commands)
     add_mirror_command(commands)
     add_backup_commands(commands)
+    add_doctor_command(commands)
     args = parser.parse_args(argv)
     # The level is the handler's too: Kivy's logger sets its own level from its config file,
     # and what it logs reaches this handler whatever the root logger's level.
@@ -71,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_reader_command(args, lambda command: _one_command(args.db, command))
     if args.command in ("backup", "restore"):
         return run_backup_command(args, args.db)
+    if args.command == "doctor":
+        return run_doctor_command(args, args.db)
     if args.command == "tags":
         return run_tags_command(args, args.db or default_database_path())
     db_path = args.script_db or args.db

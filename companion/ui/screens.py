@@ -20,6 +20,7 @@ from .home_screen import HomeScreen
 from .new_game_screen import NewGameScreen
 from .reader_check_screen import ReaderCheckScreen
 from .rules_screen import RulesScreen
+from .system_screen import SystemScreen
 from .tags_screen import TagsScreen
 
 LAYOUTS_DIR = layouts_dir()
@@ -47,6 +48,7 @@ SCREENS: dict[str, tuple[type[Screen], str]] = {
     "reader_check": (ReaderCheckScreen, "reader_check.kv"),
     "rules": (RulesScreen, "rules.kv"),
     "settings": (settings_screen.SettingsScreen, "settings.kv"),
+    "system": (SystemScreen, "system.kv"),
 }
 DEFAULT_TABLE = "table"
 """The default game's table screen, named as before there were two games; it is built right

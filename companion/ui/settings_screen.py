@@ -298,6 +298,11 @@ class SettingsScreen(Screen):
         """A new secret in the phones' address (those with the old code stop following)."""
         app().apply_mirror_settings(new_address=True)
 
+    def open_system(self) -> None:
+        """The System screen, whose Back comes here."""
+        app().screen("system").return_to = "settings"
+        app().show("system")
+
     def close(self) -> None:
         app().close_settings()
 

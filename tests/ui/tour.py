@@ -163,6 +163,24 @@ def stops(ui: Harness) -> Iterator[str]:
     yield from reader_check_stops(ui)
     ui.tap_id("close")
     ui.frames(2)
+    yield from system_stops(ui)
+
+
+def system_stops(ui: Harness) -> Iterator[str]:
+    """Home → System on this machine: the checks, then the actions below them."""
+    ui.tap_id("system")
+    screen = ui.screen
+    for _ in range(3000):  # the checks run on a thread of their own
+        if screen.summary and not screen._looking:
+            break
+        ui.frames(1)
+    ui.frames(3)
+    yield "system"
+    screen.ids.scroll.scroll_y = 0
+    ui.frames(3)
+    yield "system-actions"
+    ui.tap_id("back")
+    ui.frames(2)
 
 
 class StillReader:
