@@ -21,10 +21,11 @@ night_dim: turn the panel's backlight down with the night theme, where it can be
 
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": "", "removal_after": "0.4"}
 
-SLEEP_DEFAULTS = {"dim_after": "10", "off_after": "30", "night": "off"}
+SLEEP_DEFAULTS = {"dim_after": "30", "off_after": "60", "night": "off"}
 """The screen's sleep (companion/ui/sleep.py): dimmed after `dim_after` minutes without a touch,
 dark after `off_after` ("off": never); `night` a window of hours ("22-7") when it goes dark after
-a minute."""
+a minute. The defaults leave a long Spirit phase or a slow turn, when nobody touches the
+table for a quarter of an hour, on a bright screen."""
 
 MIRROR_DEFAULTS = {"on": 0, "token": ""}
 """The phones' view: off unless switched on; the secret in its address (kept across a restart

@@ -42,7 +42,7 @@ def test_a_tap_on_a_sleeping_screen_wakes_it_and_finishes_no_step_the_next_tap_d
         game_id: str, ui: Harness) -> None:
     start_on_table(ui, game_id)
     before = ui.state
-    assert let_time_pass(ui, 31) == OFF  # the default: dark after 30 minutes
+    assert let_time_pass(ui, 61) == OFF  # the default: dark after an hour
     assert ui.app.sleep_watch.darkness.shade == 1.0  # no backlight here: a black veil
     ui.tap_id("done")
     assert ui.app.sleep_watch.state == AWAKE
@@ -56,7 +56,7 @@ def test_a_tap_on_a_sleeping_screen_wakes_it_and_finishes_no_step_the_next_tap_d
 
 def test_a_dimmed_screen_is_woken_by_a_tap_that_opens_nothing(ui: Harness) -> None:
     start_on_table(ui, "spirit-island")
-    assert let_time_pass(ui, 11) == DIM
+    assert let_time_pass(ui, 31) == DIM
     assert 0 < ui.app.sleep_watch.darkness.shade < 1
     ui.tap_id("menu")
     assert ui.popup() is None and ui.app.sleep_watch.state == AWAKE
@@ -67,7 +67,7 @@ def test_a_dimmed_screen_is_woken_by_a_tap_that_opens_nothing(ui: Harness) -> No
 def test_a_card_laid_on_the_reader_wakes_the_screen(ui: Harness) -> None:
     from companion.reader.serial_reader import ReaderEvent
 
-    assert let_time_pass(ui, 31) == OFF
+    assert let_time_pass(ui, 61) == OFF
     ui.app.reader_link.on_event(ReaderEvent("present", "pn532", "loop://", uid="04AABBCC"))
     assert ui.app.sleep_watch.state == AWAKE
 

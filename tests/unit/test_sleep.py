@@ -73,11 +73,13 @@ def test_the_screen_dims_at_n_minutes_and_goes_dark_at_m() -> None:
     assert sleep.check() == OFF and darkness.shown == [DIM, OFF]  # told once
 
 
-def test_the_defaults_dim_at_ten_minutes_and_go_dark_at_thirty() -> None:
+def test_the_defaults_dim_at_half_an_hour_and_go_dark_at_an_hour() -> None:
     sleep, clock, _darkness = watch({})
-    clock.seconds += 10 * MINUTE
+    clock.seconds += 29 * MINUTE  # a long Spirit phase without a touch: still bright
+    assert sleep.check() == AWAKE
+    clock.seconds += 1 * MINUTE
     assert sleep.check() == DIM
-    clock.seconds += 20 * MINUTE
+    clock.seconds += 30 * MINUTE
     assert sleep.check() == OFF
 
 
@@ -133,7 +135,7 @@ def test_at_night_the_screen_goes_dark_a_minute_after_the_last_touch() -> None:
 def test_a_hand_edited_value_reads_as_the_default() -> None:
     assert SleepTimes.of({"dim_after": "7", "off_after": "soon", "night": "21-6"}) == \
         SleepTimes.of({})
-    assert SleepTimes.of({}) == SleepTimes(dim_after=10 * MINUTE, off_after=30 * MINUTE,
+    assert SleepTimes.of({}) == SleepTimes(dim_after=30 * MINUTE, off_after=60 * MINUTE,
                                            night=None)
 
 
