@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.metrics import dp
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -88,11 +89,19 @@ class PowerUnavailable(InstantPopup):
 
 def join_menu(menu: ModalView) -> None:
     """Put the power buttons in the last cell of a table menu's grid of buttons: every game's
-    menu (a TableMenu) gets them here, its own layout knowing nothing of them."""
+    menu (a TableMenu) gets them here, its own layout knowing nothing of them. A menu laid out
+    without a grid (a new game's, say) gets them in a row below its content."""
     content = getattr(menu, "content", None)
+    if content is None:
+        return
     grids = [content] if isinstance(content, GridLayout) else [
-        widget for widget in (content.walk(restrict=True) if content is not None else [])
-        if isinstance(widget, GridLayout)]
-    if not grids:
-        raise LookupError(f"{type(menu).__name__} has no grid of buttons for Turn off")
-    grids[0].add_widget(PowerButtons())
+        widget for widget in content.walk(restrict=True) if isinstance(widget, GridLayout)]
+    if grids:
+        grids[0].add_widget(PowerButtons())
+        return
+    column = BoxLayout(orientation="vertical", spacing=dp(8))
+    if content.parent is not None:
+        content.parent.remove_widget(content)
+    column.add_widget(content)
+    column.add_widget(PowerButtons())
+    menu.content = column  # the popup puts its new content in place of the old
