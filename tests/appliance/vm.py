@@ -994,18 +994,26 @@ DANGER = (0xB3, 0x26, 0x1E)
 
 
 def danger_button(w: int, h: int, rgb: bytes) -> tuple[int, int, int, int] | None:
-    """The box of the biggest patch of the danger colour on the screen (a confirm popup's
-    go-ahead button), or None when there is none the size of a button."""
-    xs, ys = [], []
+    """The box of the tallest band of the danger colour on the screen (a confirm popup's
+    go-ahead button; the popup's title line has that colour too, one pixel high), or None when
+    there is none the size of a button."""
+    rows: dict[int, list[int]] = {}
     for y in range(0, h, 2):
-        for x in range(0, w, 2):
-            i = (y * w + x) * 3
-            if sum(abs(rgb[i + c] - DANGER[c]) for c in range(3)) < 40:
-                xs.append(x)
-                ys.append(y)
-    if len(xs) < 400:  # a button is some 300x50 pixels: 3,750 of these samples
+        xs = [x for x in range(0, w, 2)
+              if sum(abs(rgb[(y * w + x) * 3 + c] - DANGER[c]) for c in range(3)) < 40]
+        if len(xs) >= 20:
+            rows[y] = xs
+    bands: list[list[int]] = []
+    for y in sorted(rows):
+        if bands and bands[-1][-1] == y - 2:
+            bands[-1].append(y)
+        else:
+            bands.append([y])
+    band = max(bands, key=len, default=[])
+    if len(band) < 10:  # a button is some 50 pixels high
         return None
-    return min(xs), min(ys), max(xs), max(ys)
+    xs = [x for y in band for x in rows[y]]
+    return min(xs), band[0], max(xs), band[-1]
 
 
 def turn_off_from_screen(vm: Vm) -> str:
