@@ -930,9 +930,11 @@ def check_readonly_root(vm: Vm, report: Report) -> None:
         # The agent starts before the data partition is mounted (fstab's nofail: the boot does
         # not wait for it; companion.service does, by RequiresMountsFor=): the games are
         # looked at once it is there, not in the empty folder below it.
+        asked = time.monotonic()
         data = wait_for(lambda: vm.agent.out("findmnt -n -o SOURCE /var/lib/companion"), 120)
         say(f"[vm] read-only root, after {step}: {vm.agent.out('findmnt -n -o FSTYPE /')} "
-            f"root, /var/lib/companion on {data or '(not mounted in 120 s)'}")
+            f"root, /var/lib/companion on {data or '(not mounted in 120 s)'}, "
+            f"{time.monotonic() - asked:.0f} s after the guest first answered")
         if step == "enable":
             root = vm.agent.out("findmnt -n -o FSTYPE /; findmnt -n -o SOURCE /var/lib/companion")
             vm.agent.run("echo gone > /root/written-to-root; sync")
