@@ -1175,12 +1175,10 @@ def install_from_stick(vm: Vm, image: Path, label: str,
     if not mounted.endswith("ok"):
         pull_stick(vm, ident)
         return f"the stick was not mounted for the app: {mounted}", "not started", 0.0
-    # When the update unit last stopped: a later time, with the unit inactive or failed, is this
-    # run's end. (ExecMainStartTimestampMonotonic was still 0 after an update had finished,
-    # the installer having reloaded systemd while the unit ran: the check waited out 900 s.)
-    ended_before = unit_show_of(vm, "companion-update.service",
-                                "InactiveEnterTimestampMonotonic").get(
-        "InactiveEnterTimestampMonotonic", "0")
+    # The update's end is read from the journal: systemd unloads an inactive oneshot unit that
+    # nothing refers to, and `systemctl show` then answers a fresh unit's zero timestamps (the
+    # check once waited out 900 s after a finished update). A failed one stays loaded.
+    since = vm.agent.out("date +%s")
     began = time.monotonic()
     code, said = as_the_app(vm, OFFER_AND_START)
     if code != 0:
@@ -1190,13 +1188,15 @@ def install_from_stick(vm: Vm, image: Path, label: str,
     def finished() -> str:
         if watch is not None:
             watch()
-        state = unit_show_of(vm, "companion-update.service", "ActiveState", "Result",
-                             "InactiveEnterTimestampMonotonic")
-        ended = state.get("InactiveEnterTimestampMonotonic", "0") not in ("0", ended_before)
-        return state.get("Result", "") if ended and state.get("ActiveState") in (
-            "inactive", "failed") else ""
+        state = unit_show_of(vm, "companion-update.service", "ActiveState", "Result")
+        if state.get("ActiveState") == "failed":
+            return state.get("Result", "failed")
+        done = vm.agent.out(f"journalctl -u companion-update --since @{since} -o cat "
+                            "--no-pager | grep -c 'Deactivated successfully'")
+        return "success" if state.get("ActiveState") == "inactive" and done not in (
+            "", "0") else ""
 
-    result = wait_for(finished, 900, every=1)
+    result = wait_for(finished, 600, every=1)
     took = time.monotonic() - began
     pull_stick(vm, ident)
     return f"{mounted.splitlines()[0]}; app: {said.strip().splitlines()[-1][:200]}", \
