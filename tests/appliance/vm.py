@@ -1037,8 +1037,11 @@ def turn_off_from_screen(vm: Vm) -> str:
             "screenshots/appliance-turn-off-confirm.png)")
 
 
+# What a file system not cleanly unmounted makes the kernel (dmesg) or fsck (the initramfs's
+# fsck.log, the serial console) say. fsck's repairs end in "FIXED." ("fixed MTRR" is the CPU's).
 UNCLEAN_SIGNS = ("recovering journal", "was not cleanly unmounted", "orphan inode",
-                 "clearing orphaned inode", "recovery complete", "FIXED")
+                 "clearing orphaned inode", "recovery complete", r"FIXED\.",
+                 "FILE SYSTEM WAS MODIFIED")
 
 
 def check_poweroff(vm: Vm, report: Report,
