@@ -34,6 +34,9 @@ def mounted_sticks(mounts: Path = MOUNTS,
         folder = _ESCAPED.sub(lambda octal: chr(int(octal.group(1), 8)), fields[1])
         options = fields[3].split(",")
         inside = any(folder.startswith(root.rstrip("/") + "/") for root in roots)
-        if inside and "ro" not in options and os.access(folder, os.W_OK):
+        # A stick shows twice in a service's own mount namespace (the stick's mount propagated
+        # to the folder's bind mount too): one stick, one entry.
+        if inside and "ro" not in options and os.access(folder, os.W_OK) \
+                and Path(folder) not in sticks:
             sticks.append(Path(folder))
     return sticks

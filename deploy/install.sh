@@ -526,12 +526,22 @@ restart_and_check() {
     die "companion.service did not start. See why with: journalctl -u companion -b -n 50"
 }
 
-# Active within the timeout and still active, without a restart, a few seconds later.
+# Active within the timeout and still active, without a restart, a few seconds later. A release
+# that dies at start is given up on after its second automatic restart, not waited out: the unit
+# would go on restarting it (StartLimitBurst) while the table shows nothing.
+CRASH_RESTARTS=2
 healthy() {
-    local timeout=$1 waited=0 state restarts
+    local timeout=$1 waited=0 state restarts first
+    first=$(systemctl show -p NRestarts --value companion.service 2>/dev/null || true)
     while ((waited < timeout)); do
         state=$(systemctl is-active companion.service 2>/dev/null || true)
         [[ "$state" == active || "$state" == failed ]] && break
+        restarts=$(systemctl show -p NRestarts --value companion.service 2>/dev/null || true)
+        if [[ "$restarts" =~ ^[0-9]+$ && "$first" =~ ^[0-9]+$ ]] \
+            && ((restarts >= first + CRASH_RESTARTS)); then
+            say "companion.service failed at start and was restarted $((restarts - first)) times"
+            return 1
+        fi
         sleep 1
         waited=$((waited + 1))
     done

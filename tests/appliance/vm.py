@@ -613,13 +613,15 @@ def region_stats(w: int, rgb: bytes, box: tuple[int, int, int, int]) -> tuple[tu
     return tuple(s // max(1, n) for s in sums), len(colours)
 
 
-# Home at 800x480 (layouts/home.kv, no unfinished game): the title, then two columns of
-# 64-pixel buttons from y=81: New game | History, Rules | Settings, Card tags.
-HOME_BUTTONS = {"new_game": (16, 81, 395, 145), "history": (405, 81, 784, 145),
-                "rules": (16, 155, 395, 219), "settings": (405, 155, 784, 219),
-                "tags": (16, 229, 395, 293)}
-HOME_GAPS = [(16, 147, 784, 153), (16, 221, 784, 227)]  # the background between button rows
+# Home at 800x480 (layouts/home.kv, no unfinished game): the title with System beside it, then
+# two columns of 64-pixel buttons from y=88: New game | History, Rules | Settings, Card tags |
+# Turn off and Restart (power.kv's pair, half a column each).
+HOME_BUTTONS = {"new_game": (16, 88, 395, 152), "history": (405, 88, 784, 152),
+                "rules": (16, 162, 395, 226), "settings": (405, 162, 784, 226),
+                "tags": (16, 236, 395, 300)}
+HOME_GAPS = [(16, 154, 784, 160), (16, 228, 784, 234)]  # the background between button rows
 TITLE = (200, 20, 600, 58)
+TURN_OFF = (405, 236, 590, 300)
 
 
 def looks_like_home(w: int, h: int, rgb: bytes) -> tuple[bool, str]:
@@ -837,17 +839,36 @@ def check_rfid(vm: Vm, report: Report) -> None:
 
 
 def script(vm: Vm, db: str, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`companion script` as the companion user; the answers it acknowledged, one per line."""
+    """`companion script` as the companion user; the answers it acknowledged, one per line.
+    What it printed besides (an error) comes as {"not_json": ...} entries, with its exit code."""
     lines = "\n".join(json.dumps(c) for c in commands)
     code, out = vm.agent.run(f"printf '%s\\n' '{lines}' | runuser -u companion -- "
                              f"/opt/companion/current/bin/companion script --db {db}", 180)
-    answers = []
+    answers: list[dict[str, Any]] = []
+    other = []
     for line in out.splitlines():
         try:
             answers.append(json.loads(line))
         except ValueError:
-            continue
+            other.append(line)
+    if code != 0 or other:
+        answers.append({"not_json": " | ".join(other)[-400:], "exit": code})
     return answers
+
+
+def summary(answers: list[dict[str, Any]]) -> str:
+    """The script's answers in a line: each one's ok, its error, and the game's key facts."""
+    parts = []
+    for a in answers:
+        if "not_json" in a:
+            parts.append(f"exit {a['exit']}: {a['not_json']}")
+            continue
+        state = a.get("state") or {}
+        parts.append(f"ok={a.get('ok')}"
+                     + (f" error={a.get('error')!r}" if a.get("error") else "")
+                     + (f" players={state.get('players')} seed={state.get('seed')}"
+                        if state else ""))
+    return "; ".join(parts) or "(no answer)"
 
 
 def check_power_cut(vm: Vm, report: Report) -> None:
@@ -906,12 +927,22 @@ def check_readonly_root(vm: Vm, report: Report) -> None:
         if not vm.agent.wait(BOOT_LIMIT * 2):
             report.add(name, False, f"no boot after {step}")
             return
+        # The agent starts before the data partition is mounted (fstab's nofail: the boot does
+        # not wait for it; companion.service does, by RequiresMountsFor=): the games are
+        # looked at once it is there, not in the empty folder below it.
+        asked = time.monotonic()
+        data = wait_for(lambda: vm.agent.out("findmnt -n -o SOURCE /var/lib/companion"), 120)
+        say(f"[vm] read-only root, after {step}: {vm.agent.out('findmnt -n -o FSTYPE /')} "
+            f"root, /var/lib/companion on {data or '(not mounted in 120 s)'}, "
+            f"{time.monotonic() - asked:.0f} s after the guest first answered")
         if step == "enable":
             root = vm.agent.out("findmnt -n -o FSTYPE /; findmnt -n -o SOURCE /var/lib/companion")
             vm.agent.run("echo gone > /root/written-to-root; sync")
-            script(vm, "/var/lib/companion/readonly.sqlite3",
-                   [{"cmd": "new_game", "players": 3, "seed": 11}, {"cmd": "fear"}])
+            played = script(vm, "/var/lib/companion/readonly.sqlite3",
+                            [{"cmd": "new_game", "players": 3, "seed": 11}, {"cmd": "fear"}])
+            say(f"[vm] read-only root, the game played: {summary(played)}")
     got = script(vm, "/var/lib/companion/readonly.sqlite3", [{"cmd": "state"}])
+    say(f"[vm] read-only root, the game after the second reboot: {summary(got)}")
     kept = bool(got) and bool(got[0].get("state")) and got[0]["state"]["players"] == 3
     gone = vm.agent.run("test -e /root/written-to-root")[0] != 0
     report.add(name, kept and gone and root.startswith("overlay"),
@@ -959,42 +990,94 @@ def check_updates(vm: Vm, report: Report) -> None:
 
 # ---------------------------------------------------------------- power and sticks
 
-def turn_off_as_companion(vm: Vm) -> str:
-    """How the checks turn the machine off: as the app's user, through logind, which only the
-    polkit rule allows. The Menu's Turn off and its confirm end in the same call."""
-    vm.agent.run("runuser -u companion -- systemctl poweroff", timeout=5)
-    return "runuser -u companion -- systemctl poweroff"
+# The confirm popup's go-ahead button (layouts/style.kv, ConfirmPopup's DangerButton) is drawn in
+# the theme's "danger" colour (companion/ui/theme.py: #B3261E in the dark theme).
+DANGER = (0xB3, 0x26, 0x1E)
 
 
+def danger_button(w: int, h: int, rgb: bytes) -> tuple[int, int, int, int] | None:
+    """The box of the tallest band of the danger colour on the screen (a confirm popup's
+    go-ahead button; the popup's title line has that colour too, one pixel high), or None when
+    there is none the size of a button."""
+    rows: dict[int, list[int]] = {}
+    for y in range(0, h, 2):
+        xs = [x for x in range(0, w, 2)
+              if sum(abs(rgb[(y * w + x) * 3 + c] - DANGER[c]) for c in range(3)) < 40]
+        if len(xs) >= 20:
+            rows[y] = xs
+    bands: list[list[int]] = []
+    for y in sorted(rows):
+        if bands and bands[-1][-1] == y - 2:
+            bands[-1].append(y)
+        else:
+            bands.append([y])
+    band = max(bands, key=len, default=[])
+    if len(band) < 10:  # a button is some 50 pixels high
+        return None
+    xs = [x for y in band for x in rows[y]]
+    return min(xs), band[0], max(xs), band[-1]
+
+
+def turn_off_from_screen(vm: Vm) -> str:
+    """Home's Turn off, then the confirm popup's Turn off: what a player does. Screenshots of
+    both go to screenshots/appliance-turn-off*.png."""
+    x0, y0, x1, y1 = TURN_OFF
+    shot(vm, "turn-off-home")
+    vm.tap((x0 + x1) // 2, (y0 + y1) // 2)
+    # under TCG the app takes a tap seconds late (see touches_of_one_tap)
+    box = wait_for(lambda: danger_button(*vm.screen()), 60)
+    shot(vm, "turn-off-confirm")
+    if not box:
+        return "tapped Turn off on Home: no confirm popup within 60 s " \
+            "(screenshots/appliance-turn-off-confirm.png)"
+    bx0, by0, bx1, by1 = box
+    vm.tap((bx0 + bx1) // 2, (by0 + by1) // 2)
+    return (f"tapped Turn off on Home at {(x0 + x1) // 2},{(y0 + y1) // 2}, then the popup's "
+            f"confirm button at {(bx0 + bx1) // 2},{(by0 + by1) // 2} (box {box}; "
+            "screenshots/appliance-turn-off-confirm.png)")
+
+
+# What a file system not cleanly unmounted makes the kernel (dmesg) or fsck (the initramfs's
+# fsck.log, the serial console) say. fsck's repairs end in "FIXED." ("fixed MTRR" is the CPU's).
 UNCLEAN_SIGNS = ("recovering journal", "was not cleanly unmounted", "orphan inode",
-                 "clearing orphaned inode")
+                 "clearing orphaned inode", "recovery complete", r"FIXED\.",
+                 "FILE SYSTEM WAS MODIFIED")
 
 
 def check_poweroff(vm: Vm, report: Report,
-                   turn_off: Callable[[Vm], str] = turn_off_as_companion) -> None:
-    """Turned off by the app's user: the machine powers off by itself, and the next boot finds
-    every file system clean (no journal replay, no fsck repair)."""
-    name = "Turn off powers the machine off cleanly; the next boot needs no fsck"
+                   turn_off: Callable[[Vm], str] = turn_off_from_screen) -> None:
+    """Turned off from the screen: the app asks logind as its own user (allowed by the polkit
+    rule, which lets that user start no other unit), the machine powers off by itself, and the
+    next boot finds every file system clean (no journal replay, no fsck repair)."""
+    name = "Turn off from the screen powers the machine off cleanly; the next boot needs no fsck"
     denied = vm.agent.run("runuser -u companion -- systemctl start getty@tty2.service")
+    began = time.monotonic()
     how = turn_off(vm)
     try:
-        code = vm.proc.wait(120)  # type: ignore[union-attr]
+        code = vm.proc.wait(180)  # type: ignore[union-attr]
     except subprocess.TimeoutExpired:
-        report.add(name, False, f"{how}: still running 120 s later")
+        shot(vm, "turn-off-after")
+        report.add(name, False, f"{how}: still running 180 s later "
+                   "(screenshots/appliance-turn-off-after.png)")
         return
+    took = time.monotonic() - began
     serial = (vm.workdir / f"serial-{vm.boots}.log").read_text(errors="replace")
     powered_down = "reboot: Power down" in serial
     vm.start()
     if not vm.agent.wait(BOOT_LIMIT * 2):
         report.add(name, False, "no boot after the power-off")
         return
-    signs = vm.agent.out("dmesg | grep -i -E '" + "|".join(UNCLEAN_SIGNS) + "'; "
-                         "grep -i -E 'not cleanly|recovering|FIXED' /run/initramfs/fsck.log "
-                         "2>/dev/null")
+    pattern = "|".join(UNCLEAN_SIGNS)
+    signs = vm.agent.out(f"dmesg | grep -i -E '{pattern}'; "
+                         f"grep -i -E '{pattern}' /run/initramfs/fsck.log 2>/dev/null")
+    next_serial = (vm.workdir / f"serial-{vm.boots}.log").read_text(errors="replace")
+    signs += "".join(f" serial: {line.strip()}" for line in next_serial.splitlines()
+                     if re.search(pattern, line, re.I))
     report.add(name, code == 0 and powered_down and not signs and denied[0] != 0,
-               f"{how}: qemu exited {code}, the kernel said 'Power down': {powered_down}; next "
-               f"boot: {signs or 'clean, no journal recovery or fsck repair'}; the same user "
-               f"may not start other units: {'refused' if denied[0] else 'ALLOWED'} "
+               f"{how}: qemu exited {code} {took:.0f} s after the first tap, the kernel said "
+               f"'Power down': {powered_down}; next boot: "
+               f"{signs or 'clean, no journal recovery or fsck repair'}; the same user may not "
+               f"start other units: {'refused' if denied[0] else 'ALLOWED'} "
                f"({denied[1].strip()[:80]})")
 
 
@@ -1095,6 +1178,10 @@ def install_from_stick(vm: Vm, image: Path, label: str,
     if not mounted.endswith("ok"):
         pull_stick(vm, ident)
         return f"the stick was not mounted for the app: {mounted}", "not started", 0.0
+    # The update's end is read from the journal: systemd unloads an inactive oneshot unit that
+    # nothing refers to, and `systemctl show` then answers a fresh unit's zero timestamps (the
+    # check once waited out 900 s after a finished update). A failed one stays loaded.
+    since = vm.agent.out("date +%s")
     began = time.monotonic()
     code, said = as_the_app(vm, OFFER_AND_START)
     if code != 0:
@@ -1104,13 +1191,15 @@ def install_from_stick(vm: Vm, image: Path, label: str,
     def finished() -> str:
         if watch is not None:
             watch()
-        state = unit_show_of(vm, "companion-update.service", "ActiveState", "Result",
-                             "ExecMainStartTimestampMonotonic")
-        started = state.get("ExecMainStartTimestampMonotonic", "0") != "0"
-        return state.get("Result", "") if started and state.get("ActiveState") in (
-            "inactive", "failed") else ""
+        state = unit_show_of(vm, "companion-update.service", "ActiveState", "Result")
+        if state.get("ActiveState") == "failed":
+            return state.get("Result", "failed")
+        done = vm.agent.out(f"journalctl -u companion-update --since @{since} -o cat "
+                            "--no-pager | grep -c 'Deactivated successfully'")
+        return "success" if state.get("ActiveState") == "inactive" and done not in (
+            "", "0") else ""
 
-    result = wait_for(finished, 900, every=1)
+    result = wait_for(finished, 600, every=1)
     took = time.monotonic() - began
     pull_stick(vm, ident)
     return f"{mounted.splitlines()[0]}; app: {said.strip().splitlines()[-1][:200]}", \

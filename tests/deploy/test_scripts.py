@@ -382,3 +382,39 @@ def test_the_installers_own_roll_back_after_a_failed_update_brings_back_the_olde
     assert installed.current() == "releases/P" and installed.fear() == 2
     stopped = calls.read_text().splitlines().index("stop companion.service")
     assert "restart --no-block companion.service" in calls.read_text().splitlines()[stopped:]
+
+
+def fake_systemd(tmp_path: Path, states: list[str], restarts: list[int]) -> str:
+    """Shell functions standing in for systemctl and sleep: `is-active` answers the states in
+    turn and `show -p NRestarts` the restart counts (each repeating its last), no waiting."""
+    for name, answers in (("states", states), ("restarts", restarts)):
+        (tmp_path / name).write_text("\n".join(map(str, answers)) + "\n")
+    return f'''
+        sleep() {{ :; }}
+        next_of() {{  # the first line of a file, kept when it is the last
+            local file="{tmp_path}/$1" first
+            first=$(head -n 1 "$file")
+            if [[ $(wc -l <"$file") -gt 1 ]]; then sed -i 1d "$file"; fi
+            printf '%s\\n' "$first"
+        }}
+        systemctl() {{
+            case "$1" in
+                is-active) next_of states ;;
+                show) next_of restarts ;;
+            esac
+        }}'''
+
+
+def test_a_release_restarted_twice_at_start_fails_its_health_check_at_once(
+        tmp_path: Path) -> None:
+    # activating for ever, as a crash loop looks between its restarts; the timeout is far off
+    result = bash(INSTALL, fake_systemd(tmp_path, ["activating"], [0, 0, 1, 2, 3])
+                  + "\nif healthy 100000; then echo healthy; else echo ill; fi")
+    assert result.stdout.strip() == "ill", result.stderr
+    assert "failed at start and was restarted 2 times" in result.stderr
+
+
+def test_a_release_slow_to_start_without_restarts_is_healthy(tmp_path: Path) -> None:
+    result = bash(INSTALL, fake_systemd(tmp_path, ["activating"] * 30 + ["active"], [0])
+                  + "\nif healthy 100; then echo healthy; else echo ill; fi")
+    assert result.stdout.strip() == "healthy", result.stderr

@@ -171,6 +171,8 @@ def test_a_usb_stick_is_a_writable_stick_file_system_mounted_under_a_removable_r
         f"/dev/sdb1 {str(spaced).replace(' ', chr(92) + '040')} exfat rw,relatime 0 0\n"
         f"/dev/sdc1 {read_only} vfat ro,relatime 0 0\n"
         f"/dev/sdd1 {disk} ext4 rw,relatime 0 0\n"
+        # as a service's own mount namespace lists it: the stick once more, on the bind mount
+        f"/dev/sda1 {stick} vfat rw,nosuid,nodev,relatime,uid=1000 0 0\n"
         "garbage\n")
     assert mounted_sticks(mounts, (str(media),)) == [stick, spaced]
     assert mounted_sticks(mounts, (str(tmp_path / "elsewhere"),)) == []
