@@ -132,11 +132,12 @@ class SystemScreen(Screen):
 
     def refresh(self, *_args: Any) -> None:
         """Look again, on a thread; a look still running is not doubled."""
-        if self._looking:
+        running = app()
+        if self._looking or running is None:  # None: the app has stopped while it was shown
             return
         self._looking = True
         machine, lang = self.machine(), i18n.language()
-        reader = app().reader_link.reader
+        reader = running.reader_link.reader
         connected = getattr(reader, "connected", None) if reader is not None else None
         threading.Thread(target=self._look, args=(machine, lang, connected),
                          name="system-checks", daemon=True).start()

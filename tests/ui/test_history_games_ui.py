@@ -194,9 +194,6 @@ def test_any_games_table_menu_gets_the_phones_code_beside_it(ui: Harness) -> Non
     ui.frames(3)
     try:
         assert type(menu.content).__name__ == "MenuWithBadge"
-        # Its layout has no grid of buttons: Turn off and Restart join it in a row below.
-        assert [type(w).__name__ for w in menu.content.walk(restrict=True)].count(
-            "PowerButtons") == 1
     finally:
         menu.dismiss()
         ui.app.mirror_url = ""
