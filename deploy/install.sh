@@ -594,13 +594,27 @@ persist_on_card() {
     mirror_onto_card
     trap - EXIT
     sync -f "$LOWER_ROOT$PREFIX" 2>/dev/null || sync
-    mount -o remount,ro "$LOWER_ROOT" \
+    back_to_read_only \
         || say "note: $LOWER_ROOT stays writable until the next boot"
     say "the card now starts release $(current_release) at boot as well"
 }
 
+# The files removed below (a pruned release, the links replaced) are still held by the overlay's
+# cached dentries, and the kernel refuses to make a file system with removed files still held
+# read-only (EBUSY): the cache is let go of, then asked again.
+back_to_read_only() {
+    local attempt
+    for attempt in 1 2 3; do
+        mount -o remount,ro "$LOWER_ROOT" 2>/dev/null && return 0
+        sync
+        echo 2 > /proc/sys/vm/drop_caches 2>/dev/null || true
+        sleep "$attempt"
+    done
+    mount -o remount,ro "$LOWER_ROOT"
+}
+
 card_write_failed() {
-    mount -o remount,ro "$LOWER_ROOT" 2>/dev/null || true
+    back_to_read_only 2>/dev/null || true
     say "error: writing onto the card failed (above): release $(current_release) runs now, and" \
         "after a reboot the release the card had before comes back."
 }

@@ -364,7 +364,7 @@ class KitTable(Screen):
     def open_menu(self) -> None:
         """The game's menu: the kit's (Home, Abandon, Settings, Back) unless the game has its
         own."""
-        KitMenu().open()
+        KitMenu.kept().open()
 
     # --- the banner ---
 

@@ -1275,8 +1275,11 @@ def check_stick_readonly(vm: Vm, report: Report, stick: Path, version: str) -> N
     home = wait_home(vm, 300) if booted else None
     again = release(vm) if booted else "(no boot)"
     root_again = vm.agent.out("findmnt -n -o FSTYPE /") if booted else "?"
+    # The card below is made read-only again once the update is written onto it.
+    read_only_below = below.splitlines()[-1:] == ["ro"]
     report.add(name, root == "overlay" and result == "success" and after.startswith(
-        version + "-") and again == after and root_again == "overlay" and home is not None,
+        version + "-") and read_only_below and again == after and root_again == "overlay"
+               and home is not None,
                f"/ is {root}; {said}; companion-update.service: {result} after {took:.0f} s; "
                f"release {before} -> {after}; on the card below: "
                f"{' ('.join(below.splitlines())}) after; after a reboot (/ is {root_again}) the "

@@ -366,7 +366,7 @@ class GlowTableScreen(KitTable):
         chooser.open()
 
     def open_menu(self) -> None:
-        GlowMenu().open()
+        GlowMenu.kept().open()
 
     # --- the panels ---
 
