@@ -643,6 +643,30 @@ mirror_onto_card() {
     mkdir -p "$LOWER_ROOT$STICKS"
 }
 
+# A folder on both sides, brought up to date entry by entry: what is the same in it stays.
+mirror_folder() {
+    local path=$1 below=$2 name
+    chmod --reference="$path" "$below"
+    chown --reference="$path" "$below"
+    while IFS= read -r name; do
+        [[ -e "$path/$name" || -L "$path/$name" ]] || rm -rf "${below:?}/$name"
+    done < <(find "$below" -mindepth 1 -maxdepth 1 -printf '%f\n')
+    while IFS= read -r name; do
+        mirror_path "$path/$name"
+    done < <(find "$path" -mindepth 1 -maxdepth 1 -printf '%f\n')
+}
+
+# Is BELOW already what PATH is: the same names, kinds, modes, owners, links and contents?
+same_below() {
+    [[ -e "$2" || -L "$2" ]] || return 1
+    [[ "$(tree_listing "$1")" == "$(tree_listing "$2")" ]] || return 1
+    diff -r --no-dereference -q "$1" "$2" >/dev/null 2>&1
+}
+
+tree_listing() {
+    find "$1" -printf '%P %y %m %U %G %l\n' | LC_ALL=C sort
+}
+
 finished_releases() {
     [[ -d "$1" ]] || return 0
     (cd "$1" && find . -mindepth 2 -maxdepth 2 -name .companion-release -printf '%h\n' \
@@ -650,10 +674,18 @@ finished_releases() {
 }
 
 # Makes LOWER_ROOT/PATH what PATH is here: a copy of the file, link or folder, or nothing.
+# What is the same already is left alone: a file replaced there is removed from the card while
+# a program may still hold it (update-from-stick.sh runs from HELPERS while it installs), and the
+# kernel keeps a file system with such a file writable (back_to_read_only).
 mirror_path() {
     local path=$1 below=$LOWER_ROOT$1
     if [[ ! -e "$path" && ! -L "$path" ]]; then
         rm -rf "$below"
+        return 0
+    fi
+    same_below "$path" "$below" && return 0
+    if [[ -d "$path" && ! -L "$path" && -d "$below" && ! -L "$below" ]]; then
+        mirror_folder "$path" "$below"
         return 0
     fi
     mkdir -p "$(dirname "$below")"

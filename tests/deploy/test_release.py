@@ -215,7 +215,7 @@ def test_the_card_below_gets_the_new_releases_and_links_and_loses_the_pruned(
     assert "copied release new onto the card" in result.stderr
 
 
-def test_a_file_gone_above_is_removed_below_and_a_folder_replaced_whole(tmp_path: Path) -> None:
+def test_a_file_gone_above_is_removed_below_and_a_folder_brought_up_to_date(tmp_path: Path) -> None:
     above, lower = tmp_path / "etc", tmp_path / "lower"
     (above / "keys").mkdir(parents=True)
     (above / "keys/new.pub").write_text("new\n")
@@ -228,6 +228,31 @@ def test_a_file_gone_above_is_removed_below_and_a_folder_replaced_whole(tmp_path
     assert result.returncode == 0, result.stderr
     assert [p.name for p in (below / "keys").iterdir()] == ["new.pub"]
     assert not (below / "gone.rules").exists()
+
+
+def test_what_is_the_same_below_is_left_alone_and_what_changed_is_replaced(
+        tmp_path: Path) -> None:
+    """A file replaced on the card while a program still holds it keeps the card writable
+    (update-from-stick.sh runs from the helpers' folder while its installer writes there)."""
+    above, lower = tmp_path / "helpers", tmp_path / "lower"
+    above.mkdir()
+    (above / "update-from-stick.sh").write_text("#!/bin/bash\n")
+    (above / "stick-mount.sh").write_text("new\n")
+    below = lower / str(above).lstrip("/")
+    below.mkdir(parents=True)
+    (below / "update-from-stick.sh").write_text("#!/bin/bash\n")
+    (below / "stick-mount.sh").write_text("old\n")
+    for path in (above, below):
+        (path / "update-from-stick.sh").chmod(0o755)
+    held = (below / "update-from-stick.sh").stat().st_ino
+    result = bash(INSTALL, f'mirror_path "{above}"', COMPANION_LOWER_ROOT=str(lower))
+    assert result.returncode == 0, result.stderr
+    assert (below / "update-from-stick.sh").stat().st_ino == held  # the same file, left alone
+    assert (below / "stick-mount.sh").read_text() == "new\n"
+    (above / "stick-mount.sh").chmod(0o700)  # a mode is a change too
+    assert bash(INSTALL, f'mirror_path "{above}"', COMPANION_LOWER_ROOT=str(lower)).returncode == 0
+    assert (below / "stick-mount.sh").stat().st_mode & 0o777 == 0o700
+    assert (below / "update-from-stick.sh").stat().st_ino == held
 
 
 @pytest.mark.parametrize("label, folder", [("FAMILY", "FAMILY"), ("My Stick!", "My Stick"),

@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from companion.ui.widgets import ConfirmPopup
+
 from .harness import Harness
 from .soak import (
     as_on_the_pi,
@@ -112,9 +114,10 @@ def test_what_a_tap_opened_is_given_back_once_closed_though_the_app_collected_me
         assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 11})
         ui.app.show("table")
         ui.frames(3)
-        # The game's menu, a popup built for each opening (pickers and panels are kept on
-        # purpose, to be refilled)
-        ui.tap_id("menu")
+        # A question built for its one asking, as the checklist's and the reader's are (the
+        # menus, pickers and panels are kept on purpose, to be opened again)
+        ConfirmPopup(message="Start anyway?").open()
+        ui.frames(2)
         opened = ui.popup()
         assert opened is not None
         popup = weakref.ref(opened)
