@@ -184,6 +184,11 @@ def longest_word_width(text: str, font_size: float, font_name: str, bold: bool) 
 class FitLabel(FitText, Label):
     """A wrapping label whose text shrinks to fit its box."""
 
+    ink = ListProperty([])
+    """A text colour of its own that no theme changes (white on a game's purple tile); empty:
+    the theme's text colour. A `color:` of an instance's own that does not follow the theme
+    would lose to the <FitLabel> rule's on the next change of theme, which re-applies it."""
+
 
 class FitButton(FitText, Button):
     """A button whose text wraps and shrinks to fit it (every button of the app is one)."""
