@@ -30,6 +30,7 @@ from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
 from .. import i18n
+from .theme_frame import ThemeFrame
 
 NEUTRAL_CARD = "#5A5F66"
 
@@ -185,12 +186,11 @@ class FitLabel(FitText, Label):
     """A wrapping label whose text shrinks to fit its box."""
 
     ink = ListProperty([])
-    """A text colour of its own that no theme changes (white on a game's purple tile); empty:
-    the theme's text colour. A `color:` of an instance's own that does not follow the theme
-    would lose to the <FitLabel> rule's on the next change of theme, which re-applies it."""
+    """A text colour no theme changes (white on a purple tile; empty: the theme's text): an
+    instance's own `color:` would lose to the <FitLabel> rule's at the next change of theme."""
 
 
-class FitButton(FitText, Button):
+class FitButton(FitText, Button, ThemeFrame):
     """A button whose text wraps and shrinks to fit it (every button of the app is one)."""
 
 
@@ -236,7 +236,7 @@ KEPT_PER_KIND = 2
 with the next frame) while the next one opens from its answer."""
 
 
-class InstantPopup(Popup):
+class InstantPopup(Popup, ThemeFrame):
     """A popup that appears and goes at once: a fading popup still catches the next tap."""
 
     def __init__(self, **kwargs: Any) -> None:
