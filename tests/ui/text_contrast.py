@@ -159,21 +159,43 @@ def on_top(window: Any) -> Any:
     return window.children[0]
 
 
+def window_box(widget: Any) -> tuple[float, float, float, float]:
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    x1, y1 = widget.to_window(widget.right, widget.top)
+    return x0, y0, x1, y1
+
+
+def covered(box: tuple[int, int, int, int], widget: Any, top: Any) -> bool:
+    """Whether the middle of `box` lies under a part of `top` drawn after the one holding
+    `widget` (the app's bar for the last card read, over the bottom of every screen)."""
+    layers = list(reversed(top.children))  # in the order they are drawn
+    holder = widget
+    while holder.parent is not top:
+        holder = holder.parent
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    for layer in layers[layers.index(holder) + 1:]:
+        x0, y0, x1, y1 = window_box(layer)
+        if layer.opacity > 0 and x0 <= x <= x1 and y0 <= y <= y1:
+            return True
+    return False
+
+
 def readings(window: Any, where: str) -> tuple[list[Reading], int]:
     """Every visible text on top of the window, measured on the frame now drawn; and how many
     were passed over as exempt."""
     from kivy.uix.label import Label
 
     frame = Frame.of_window(window)
+    top = on_top(window)
     found: list[Reading] = []
     passed_over = 0
-    for widget in on_top(window).walk(restrict=True):
+    for widget in top.walk(restrict=True):
         if not isinstance(widget, Label) or not widget.text.strip():
             continue
         if effective_opacity(widget) == 0 or widget.get_root_window() is None:
             continue  # not shown at all
         box = drawn_box(widget, frame)
-        if box is None:
+        if box is None or (widget is not top and covered(box, widget, top)):
             continue
         if exempt(widget):
             passed_over += 1
