@@ -25,8 +25,9 @@ TEXT_NEAR = 3
 own ink: rendering puts exact colours down, so only the anti-aliased edges lie between."""
 INK_ONLY = 0.85
 """A box whose pixels are nearly all the text's colour shows text on its own colour."""
-ROW_STEP = 2
-"""Every second row of a box is read: a background is a broad area, and the walk stays fast."""
+SAMPLE_STEP = 2
+"""Every second pixel of every second row of a box is read: a background is a broad area,
+and the walk stays fast."""
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,13 @@ class Frame:
                                                      GL_UNSIGNED_BYTE)))
 
     def colours_in(self, box: tuple[int, int, int, int]) -> Counter[bytes]:
-        """How often each colour appears in `box` (x0, y0, x1, y1; every ROW_STEP'th row)."""
+        """How often each colour appears in `box` (x0, y0, x1, y1), read at SAMPLE_STEP."""
         x0, y0, x1, y1 = box
-        stride = self.width * 3
+        stride, step = self.width * 3, 3 * SAMPLE_STEP
         counts: Counter[bytes] = Counter()
-        for y in range(y0, y1, ROW_STEP):
+        for y in range(y0, y1, SAMPLE_STEP):
             row = self.rgb[y * stride + x0 * 3:y * stride + x1 * 3]
-            counts.update(row[i:i + 3] for i in range(0, len(row), 3))
+            counts.update(row[i:i + 3] for i in range(0, len(row), step))
         return counts
 
 
