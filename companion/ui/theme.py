@@ -84,8 +84,9 @@ THEMES: dict[str, dict[str, str]] = {
         "muted": "#D9604F",
         "button": "#2A0F0C",
         "button_text": "#FF8A76",
-        "accent": "#5A1A12",
-        "accent_text": "#FFB4A6",
+        # (a chosen setting, the step button: lighter than the buttons, still no glare)
+        "accent": "#8C2A1A",
+        "accent_text": "#FFD9D1",
         "banner": "#7A2216",
         "banner_text": "#FFD9D1",
         "danger": "#4A0E0A",
