@@ -191,6 +191,10 @@ class HistoryDetailScreen(Screen):
                     return fact.value
         raise AttributeError(name)
 
+    def on_kv_post(self, *_args: Any) -> None:
+        # The charts take the theme's colours as they are drawn: a new theme draws them anew.
+        app().bind(colours=self._show_series)
+
     def retranslate(self) -> None:
         if self.game_id:
             self.show_game(int(self.game_id))
@@ -241,7 +245,7 @@ class HistoryDetailScreen(Screen):
             self.ids[fact.id] = row
         box.size_hint_y = len(self.facts) or 0.001
 
-    def _show_series(self) -> None:
+    def _show_series(self, *_args: Any) -> None:
         box = self.ids.chart
         for widget in self.__dict__.pop("plots_shown", []):
             box.remove_widget(widget)

@@ -1,4 +1,4 @@
-"""Colours of the three themes and the terrains, with the WCAG contrast check they must pass.
+"""Colours of the four themes and the terrains, with the WCAG contrast check they must pass.
 
 Pure Python: the app turns these hex strings into Kivy colours; the tests check every pair of
 text and background a screen uses reaches WCAG AA (4.5:1).
@@ -15,6 +15,9 @@ TERRAIN_COLOURS = {
     "wetland": "#4FA3A5",
     "coastal": "#1E5FA8",
 }
+
+SEE_THROUGH = "#00000000"
+"""A frame the theme does not draw (#RRGGBBAA: no alpha, no colour)."""
 
 THEMES: dict[str, dict[str, str]] = {
     "dark": {
@@ -43,6 +46,7 @@ THEMES: dict[str, dict[str, str]] = {
         "blighted_text": "#FFFFFF",
         "heading": "#5CC98A",
         "warning_text": "#F2C94C",
+        "frame": SEE_THROUGH,
     },
     "light": {
         "background": "#F4F1EA",
@@ -70,6 +74,7 @@ THEMES: dict[str, dict[str, str]] = {
         "blighted_text": "#1B1B1B",
         "heading": "#1E6B3F",
         "warning_text": "#8A4B00",
+        "frame": SEE_THROUGH,
     },
     # Night: dim red on black, so eyes used to a dark room are not dazzled.
     "night": {
@@ -79,15 +84,16 @@ THEMES: dict[str, dict[str, str]] = {
         "muted": "#D9604F",
         "button": "#2A0F0C",
         "button_text": "#FF8A76",
-        "accent": "#5A1A12",
-        "accent_text": "#FFB4A6",
+        # (a chosen setting, the step button: lighter than the buttons, still no glare)
+        "accent": "#8C2A1A",
+        "accent_text": "#FFD9D1",
         "banner": "#7A2216",
         "banner_text": "#FFD9D1",
         "danger": "#4A0E0A",
         "danger_text": "#FFB4A6",
         "disabled_text": "#D2705F",
         "chart_fear": "#FF7A66",
-        "chart_blight": "#C0503F",
+        "chart_blight": "#CC5C46",
         "chart_terror": "#FFB4A6",
         "chart_won": "#E8A090",
         "healthy": "#1C0B08",
@@ -98,6 +104,38 @@ THEMES: dict[str, dict[str, str]] = {
         "blighted_text": "#FFB4A6",
         "heading": "#FFB4A6",
         "warning_text": "#FFD9D1",
+        "frame": SEE_THROUGH,
+    },
+    # High contrast: white on pure black, yellow and cyan for what stands out, and a thick
+    # white frame round every panel and button where the other themes set them apart by a
+    # shade. Its text reaches 7:1 (WCAG AAA) on every background it is read on.
+    "contrast": {
+        "background": "#000000",
+        "panel": "#000000",
+        "text": "#FFFFFF",
+        "muted": "#D0D0D0",
+        "button": "#000000",
+        "button_text": "#FFFFFF",
+        "accent": "#FFE600",
+        "accent_text": "#000000",
+        "banner": "#00FFFF",
+        "banner_text": "#000000",
+        "danger": "#A00000",
+        "danger_text": "#FFFFFF",
+        "disabled_text": "#A0A0A0",
+        "chart_fear": "#00FFFF",
+        "chart_blight": "#FF7070",
+        "chart_terror": "#FFE600",
+        "chart_won": "#66FF66",
+        "healthy": "#005A1E",
+        "healthy_text": "#FFFFFF",
+        "still_healthy": "#FFE600",
+        "still_healthy_text": "#000000",
+        "blighted": "#7A0040",
+        "blighted_text": "#FFFFFF",
+        "heading": "#FFE600",
+        "warning_text": "#00FFFF",
+        "frame": "#FFFFFF",
     },
 }
 
@@ -121,12 +159,19 @@ TEXT_PAIRS = (
     ("heading", "panel"),
     ("warning_text", "background"),
     ("warning_text", "panel"),
+    # A chart's title is written in its series' colour, over the chart's panel.
+    ("chart_fear", "panel"),
+    ("chart_blight", "panel"),
+    ("chart_terror", "panel"),
+    ("chart_won", "panel"),
 )
 
 TEXT_COLOURS = frozenset(text for text, _ in TEXT_PAIRS)
 """The colours a layout may write text in (`color:`); every other colour is a background."""
 
 AA_NORMAL_TEXT = 4.5
+AAA_NORMAL_TEXT = 7.0
+"""What the high contrast theme's text reaches (WCAG 2.1, 1.4.6)."""
 
 # The charts' bars and lines on their panel: graphics need 3:1 (WCAG 2.1, 1.4.11).
 GRAPHIC_PAIRS = (
@@ -137,6 +182,9 @@ GRAPHIC_PAIRS = (
     ("muted", "panel"),
 )
 AA_GRAPHICS = 3.0
+
+# The outlines that set panels and buttons apart where the theme draws them (1.4.11, 3:1).
+FRAME_PAIRS = (("frame", "background"), ("frame", "panel"), ("frame", "button"))
 
 
 def _channel(value: int) -> float:
@@ -165,5 +213,8 @@ def text_colour_on(background: str) -> str:
 
 
 def rgba(colour: str, alpha: float = 1.0) -> list[float]:
+    """"#RRGGBB" (at `alpha`) or "#RRGGBBAA" as a Kivy colour."""
     colour = colour.lstrip("#")
+    if len(colour) == 8:
+        alpha = int(colour[6:8], 16) / 255
     return [int(colour[i:i + 2], 16) / 255 for i in (0, 2, 4)] + [alpha]

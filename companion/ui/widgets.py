@@ -30,6 +30,7 @@ from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
 from .. import i18n
+from .theme_frame import ThemeFrame
 
 NEUTRAL_CARD = "#5A5F66"
 
@@ -184,8 +185,12 @@ def longest_word_width(text: str, font_size: float, font_name: str, bold: bool) 
 class FitLabel(FitText, Label):
     """A wrapping label whose text shrinks to fit its box."""
 
+    ink = ListProperty([])
+    """A text colour no theme changes (white on a purple tile; empty: the theme's text): an
+    instance's own `color:` would lose to the <FitLabel> rule's at the next change of theme."""
 
-class FitButton(FitText, Button):
+
+class FitButton(FitText, Button, ThemeFrame):
     """A button whose text wraps and shrinks to fit it (every button of the app is one)."""
 
 
@@ -231,7 +236,7 @@ KEPT_PER_KIND = 2
 with the next frame) while the next one opens from its answer."""
 
 
-class InstantPopup(Popup):
+class InstantPopup(Popup, ThemeFrame):
     """A popup that appears and goes at once: a fading popup still catches the next tap."""
 
     def __init__(self, **kwargs: Any) -> None:
