@@ -1,0 +1,239 @@
+"""The voice: espeak-ng started off the tap's thread, the newest news cutting off the old, a
+missing program or sound output kept as a problem in the players' words, nothing at all while
+it is off; and the table's words made fit to be said, in English, German and French."""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+
+from companion import voice as voice_module
+from companion.speech import short_prompt, speech_text, spoken
+from companion.voice import NO_SOUND, NOT_INSTALLED, Voice, VoiceSettings, command_for
+
+ON = VoiceSettings(enabled=True, volume=50)
+
+
+class StandInProcess:
+    """A running espeak-ng that speaks until it is cut off or `finish`ed."""
+
+    def __init__(self, command: list[str], code: int = 0, complaint: str = "",
+                 blocks: bool = True) -> None:
+        self.command = command
+        self.returncode: int | None = None
+        self.stderr: io.StringIO | None = io.StringIO(complaint)
+        self.terminated = False
+        self._code = code
+        self._done = threading.Event()
+        if not blocks:
+            self._done.set()
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._done.wait(timeout)
+        self.returncode = -15 if self.terminated else self._code
+        return self.returncode
+
+    def terminate(self) -> None:
+        self.terminated = True
+        self._done.set()
+
+    def finish(self) -> None:
+        self._done.set()
+
+
+class StandInRunner:
+    """Starts stand-in processes, each blocking until cut off (or not, `blocks` False)."""
+
+    def __init__(self, code: int = 0, complaint: str = "", blocks: bool = True) -> None:
+        self.started: list[StandInProcess] = []
+        self.code, self.complaint, self.blocks = code, complaint, blocks
+        self.one_started = threading.Semaphore(0)
+
+    def __call__(self, command: list[str]) -> StandInProcess:
+        process = StandInProcess(command, self.code, self.complaint, self.blocks)
+        self.started.append(process)
+        self.one_started.release()
+        return process
+
+    def wait_for_start(self) -> StandInProcess:
+        assert self.one_started.acquire(timeout=5), "espeak-ng was never started"
+        return self.started[-1]
+
+
+def said(process: StandInProcess) -> str:
+    return process.command[-1]
+
+
+def test_a_new_line_cuts_off_the_one_still_being_said() -> None:
+    runner = StandInRunner()
+    voice = Voice(runner, ON)
+    voice.say(["Fear card earned!"], "en")
+    first = runner.wait_for_start()
+    voice.say(["Terror rises to level II."], "en")
+    second = runner.wait_for_start()
+    assert first.terminated and not second.terminated
+    assert said(second) == "Terror rises to level 2."
+    second.finish()
+    assert voice.idle()
+    assert voice.problem == ""
+    voice.stop()
+
+
+def test_lines_handed_over_together_are_said_in_one_run_news_first() -> None:
+    runner = StandInRunner(blocks=False)
+    voice = Voice(runner, ON)
+    voice.say(["Fear card earned!", "Round 2 is over"], "en", prompt="Growth: pick one.")
+    runner.wait_for_start()
+    assert voice.idle()
+    assert len(runner.started) == 1
+    assert said(runner.started[0]) == "Fear card earned! Round 2 is over. Growth: pick one."
+    voice.stop()
+
+
+def test_only_the_news_leaves_the_steps_prompt_unsaid() -> None:
+    runner = StandInRunner(blocks=False)
+    voice = Voice(runner, VoiceSettings(enabled=True, news_only=True))
+    assert not voice.say([], "en", prompt="Growth: pick one.")
+    voice.say(["Fear card earned!"], "en", prompt="Growth: pick one.")
+    runner.wait_for_start()
+    assert voice.idle()
+    assert [said(process) for process in runner.started] == ["Fear card earned!"]
+    voice.stop()
+
+
+def test_switched_off_it_starts_nothing_not_even_a_thread() -> None:
+    runner = StandInRunner()
+    voice = Voice(runner, VoiceSettings(enabled=False))
+    threads_before = threading.active_count()
+    assert not voice.say(["Fear card earned!"], "en", prompt="Growth.")
+    assert runner.started == []
+    assert voice._thread is None
+    assert threading.active_count() == threads_before
+
+
+def test_switching_it_off_stops_what_it_is_saying() -> None:
+    runner = StandInRunner()
+    voice = Voice(runner, ON)
+    voice.say(["Fear card earned!"], "en")
+    speaking = runner.wait_for_start()
+    voice.configure(VoiceSettings(enabled=False))
+    assert speaking.terminated
+    assert voice.idle()
+    voice.stop()
+
+
+def test_a_missing_espeak_ng_is_a_problem_in_players_words_never_an_exception(
+        caplog: pytest.LogCaptureFixture) -> None:
+    told: list[str] = []
+    started = threading.Event()
+
+    def no_program(command: list[str]) -> StandInProcess:
+        started.set()
+        raise FileNotFoundError(2, "No such file or directory", command[0])
+
+    voice = Voice(no_program, ON, on_problem=told.append)
+    voice.say(["Fear card earned!"], "en")
+    assert started.wait(5)
+    assert voice.idle()
+    voice.say(["Round 2 is over"], "en")
+    assert voice.idle()
+    assert voice.problem == NOT_INSTALLED
+    assert told == [NOT_INSTALLED]  # told once, not on every line
+    assert sum("cannot be heard" in record.message for record in caplog.records) == 1
+    voice.stop()
+
+
+@pytest.mark.parametrize(("code", "complaint"), [
+    (1, "espeak-ng: no audio device"),
+    (0, "ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\n"
+        "error: No such file or directory\n")])
+def test_a_sound_output_that_fails_is_a_problem(code: int, complaint: str) -> None:
+    runner = StandInRunner(code=code, complaint=complaint, blocks=False)
+    voice = Voice(runner, ON)
+    voice.say(["Fear card earned!"], "en")
+    runner.wait_for_start()
+    assert voice.idle()
+    assert voice.problem == NO_SOUND
+    runner.code, runner.complaint = 0, ""  # the speaker plugged in: heard again
+    voice.say(["Round 2 is over"], "en")
+    runner.wait_for_start()
+    assert voice.idle()
+    assert voice.problem == ""
+    voice.stop()
+
+
+def test_a_line_cut_off_is_no_problem() -> None:
+    runner = StandInRunner()
+    voice = Voice(runner, ON)
+    voice.say(["Fear card earned!"], "en")
+    runner.wait_for_start()
+    voice.hush()
+    assert voice.idle()
+    assert voice.problem == "" and not voice.tried
+    voice.stop()
+
+
+@pytest.mark.parametrize(("language", "espeak_voice"), [("en", "en-gb"), ("de", "de"),
+                                                         ("fr", "fr-fr"), ("xx", "en-gb")])
+def test_the_command_speaks_the_apps_language_at_the_volume_chosen(language: str,
+                                                                   espeak_voice: str) -> None:
+    command = command_for("Hello.", language, VoiceSettings(enabled=True, volume=70))
+    assert command[:5] == [voice_module.PROGRAM, "-v", espeak_voice, "-a", "140"]
+    assert command[-2:] == ["--", "Hello."]  # a line beginning with "-" is no option
+    assert command_for("Hi.", "en", ON, wav_file="/tmp/x.wav")[-4:-2] == ["-w", "/tmp/x.wav"]
+
+
+@pytest.mark.parametrize(("section", "expected"), [
+    ({}, VoiceSettings(False, 70, False)),
+    ({"enabled": "1", "volume": "100", "news_only": "1"}, VoiceSettings(True, 100, True)),
+    ({"enabled": "1", "volume": "250"}, VoiceSettings(True, 100, False)),
+    ({"enabled": "yes please", "volume": "loud"}, VoiceSettings(False, 70, False))])
+def test_settings_read_from_the_ini_and_a_hand_edited_value_is_the_default(
+        section: dict[str, str], expected: VoiceSettings) -> None:
+    assert VoiceSettings.of(section) == expected
+
+
+# --- the table's words as they are said ---
+
+@pytest.mark.parametrize(("language", "shown", "said_as"), [
+    ("en", "Terror rises to level II: now you win when no towns remain.",
+     "Terror rises to level 2: now you win when no towns remain."),
+    ("en", "Terror level I", "Terror level 1"),
+    ("en", "Terror level III", "Terror level 3"),
+    ("en", "I think we lost", "I think we lost"),
+    ("de", "Die Furchtstufe steigt auf II. Sieg jetzt bei: weder Dörfer noch Städte.",
+     "Die Furchtstufe steigt auf 2. Sieg jetzt bei: weder Dörfer noch Städte."),
+    ("de", "Schreckensstufe I", "Schreckensstufe 1"),
+    ("fr", "La Terreur monte au niveau II : vous gagnez",
+     "La Terreur monte au niveau 2 : vous gagnez"),
+    ("fr", "Terreur niveau III", "Terreur niveau 3"),
+    ("en", "Stage IV cards", "Stage 4 cards")])
+def test_roman_terror_levels_are_said_as_numbers(language: str, shown: str,
+                                                 said_as: str) -> None:
+    assert speech_text(shown, language) == said_as
+
+
+@pytest.mark.parametrize(("language", "shown", "said_as"), [
+    ("en", "morning → late morning → noon", "morning, late morning, noon"),
+    ("en", "Round 2 · Spirit phase", "Round 2, Spirit phase"),
+    ("en", "• Ravage in Jungle", "Ravage in Jungle"),
+    ("en", "3× town", "3 town"),
+    ("en", "Undone: city destroyed, +2 fear", "Undone: city destroyed, +2 fear"),
+    ("en", "[b]Fear[/b] card ★", "Fear card"),
+    ("en", "roll 3–4 dice", "roll 3 to 4 dice"),
+    ("de", "3–4 Würfel", "3 bis 4 Würfel"),
+    ("fr", "3–4 dés", "3 à 4 dés"),
+    ("de", "Die Ödnis-Karte wird umgedreht – Verödete Insel",
+     "Die Ödnis-Karte wird umgedreht – Verödete Insel")])
+def test_symbols_drawn_on_the_table_are_not_read_out(language: str, shown: str,
+                                                     said_as: str) -> None:
+    assert speech_text(shown, language) == said_as
+
+
+def test_lines_are_said_as_sentences_and_a_prompt_by_its_first_paragraph() -> None:
+    assert spoken(["Tag 2: der Startmarker geht an Bo", "", "Gewonnen!"], "de") == \
+        "Tag 2: der Startmarker geht an Bo. Gewonnen!"
+    assert short_prompt("Fear: resolve the card.\n\nAvoid the Dahan: …") == \
+        "Fear: resolve the card."
