@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import io
 import threading
+from pathlib import Path
 
 import pytest
 
 from companion import voice as voice_module
+from companion.core.history import Words
+from companion.i18n import translations
 from companion.speech import short_prompt, speech_text, spoken
+from companion.system_facts import Ran
+from companion.system_health import OK, PROBLEM, Machine, run_checks, voice_check
 from companion.voice import NO_SOUND, NOT_INSTALLED, Voice, VoiceSettings, command_for
 
 ON = VoiceSettings(enabled=True, volume=50)
@@ -60,6 +65,11 @@ class StandInRunner:
     def wait_for_start(self) -> StandInProcess:
         assert self.one_started.acquire(timeout=5), "espeak-ng was never started"
         return self.started[-1]
+
+
+def words_in(lang: str) -> Words:
+    catalogue = translations(lang)
+    return Words(catalogue.gettext, catalogue.ngettext)
 
 
 def said(process: StandInProcess) -> str:
@@ -237,3 +247,42 @@ def test_lines_are_said_as_sentences_and_a_prompt_by_its_first_paragraph() -> No
         "Tag 2: der Startmarker geht an Bo. Gewonnen!"
     assert short_prompt("Fear: resolve the card.\n\nAvoid the Dahan: …") == \
         "Fear: resolve the card."
+
+
+# --- the System screen's check ---
+
+def voice_machine(tmp_path: Path, enabled: str, installed: bool = True) -> Machine:
+    settings = tmp_path / "companion.ini"
+    settings.write_text(f"[voice]\nenabled = {enabled}\n", encoding="utf-8")
+    return Machine(data_folder=tmp_path, settings_path=settings,
+                   run=lambda _command: Ran(0, "eSpeak NG 1.51") if installed else None)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_system_screen_says_off_when_the_voice_is_off(tmp_path: Path, lang: str) -> None:
+    check = voice_check(voice_machine(tmp_path, "0", installed=False),
+                        words_in(lang), NOT_INSTALLED)
+    assert check.level == OK
+    assert check.said == words_in(lang)._("Off")
+
+
+@pytest.mark.parametrize(("problem", "installed", "level"), [
+    (NOT_INSTALLED, True, PROBLEM), (NO_SOUND, True, PROBLEM), ("", False, OK),
+    (None, True, OK), (None, False, PROBLEM)])
+def test_the_system_screen_says_why_the_voice_is_not_heard(
+        tmp_path: Path, problem: str | None, installed: bool, level: str) -> None:
+    """The running app's voice knows (None: `companion doctor`, which looks for espeak-ng)."""
+    for lang in ("en", "de", "fr"):
+        words = words_in(lang)
+        check = voice_check(voice_machine(tmp_path, "1", installed), words, problem)
+        assert check.level == level
+        if level == PROBLEM:
+            assert check.said == words._(problem or NOT_INSTALLED)
+            assert check.what_to_do and "Traceback" not in check.said
+            assert lang == "en" or check.said != (problem or NOT_INSTALLED)
+
+
+def test_the_voice_check_is_among_every_check(tmp_path: Path) -> None:
+    machine = voice_machine(tmp_path, "1")
+    checks = {check.key: check for check in run_checks(machine, "en", voice_problem=NO_SOUND)}
+    assert checks["voice"].level == PROBLEM
