@@ -4,7 +4,6 @@ it is off; and the table's words made fit to be said, in English, German and Fre
 
 from __future__ import annotations
 
-import io
 import threading
 from pathlib import Path
 
@@ -17,63 +16,14 @@ from companion.speech import short_prompt, speech_text, spoken
 from companion.system_facts import Ran
 from companion.system_health import OK, PROBLEM, Machine, run_checks, voice_check
 from companion.voice import NO_SOUND, NOT_INSTALLED, Voice, VoiceSettings, command_for
+from tests.voice_stand_in import StandInProcess, StandInRunner, said
 
 ON = VoiceSettings(enabled=True, volume=50)
-
-
-class StandInProcess:
-    """A running espeak-ng that speaks until it is cut off or `finish`ed."""
-
-    def __init__(self, command: list[str], code: int = 0, complaint: str = "",
-                 blocks: bool = True) -> None:
-        self.command = command
-        self.returncode: int | None = None
-        self.stderr: io.StringIO | None = io.StringIO(complaint)
-        self.terminated = False
-        self._code = code
-        self._done = threading.Event()
-        if not blocks:
-            self._done.set()
-
-    def wait(self, timeout: float | None = None) -> int:
-        self._done.wait(timeout)
-        self.returncode = -15 if self.terminated else self._code
-        return self.returncode
-
-    def terminate(self) -> None:
-        self.terminated = True
-        self._done.set()
-
-    def finish(self) -> None:
-        self._done.set()
-
-
-class StandInRunner:
-    """Starts stand-in processes, each blocking until cut off (or not, `blocks` False)."""
-
-    def __init__(self, code: int = 0, complaint: str = "", blocks: bool = True) -> None:
-        self.started: list[StandInProcess] = []
-        self.code, self.complaint, self.blocks = code, complaint, blocks
-        self.one_started = threading.Semaphore(0)
-
-    def __call__(self, command: list[str]) -> StandInProcess:
-        process = StandInProcess(command, self.code, self.complaint, self.blocks)
-        self.started.append(process)
-        self.one_started.release()
-        return process
-
-    def wait_for_start(self) -> StandInProcess:
-        assert self.one_started.acquire(timeout=5), "espeak-ng was never started"
-        return self.started[-1]
 
 
 def words_in(lang: str) -> Words:
     catalogue = translations(lang)
     return Words(catalogue.gettext, catalogue.ngettext)
-
-
-def said(process: StandInProcess) -> str:
-    return process.command[-1]
 
 
 def test_a_new_line_cuts_off_the_one_still_being_said() -> None:
