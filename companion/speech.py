@@ -22,6 +22,14 @@ MARKUP = re.compile(r"\[/?(?:b|i|u|s|color|size|font|ref|sub|sup)(?:=[^\]]*)?\]"
 PAUSES = re.compile(r"\s*[→←⇒·•|]+\s*")
 """Marks between parts of a line: a short pause."""
 RANGE = re.compile(r"(\d)\s*[–—-]\s*(\d)")
+HEADLINE_CHARS = 80
+"""The longest line said: about five seconds of espeak-ng at its usual pace. A longer one is
+said up to the end of a clause that fits (the screen shows the rest): a line said over the
+table's talk is listened to for its head, and a new one cuts it off anyway."""
+REMARK = re.compile(r"\s*\([^()]*\)")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+JOINS = re.compile(r"\s(?:and|then|or|und|dann|oder|et|puis|ou)\s")
+"""Where a sentence without a clause that fits may be cut: before "and" its first part is whole."""
 ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
 
 
@@ -64,9 +72,28 @@ def without_symbols(text: str) -> str:
     return kept.strip(" ,")
 
 
+def headline(text: str, most: int = HEADLINE_CHARS) -> str:
+    """The head of a line, as it is said: without remarks in brackets, its first sentence, and
+    of a longer one the clauses that fit in `most` characters."""
+    text = REMARK.sub("", text).strip()
+    text = SENTENCE_END.split(text, maxsplit=1)[0]
+    if len(text) <= most:
+        return text
+    fits = text[:most + 1]
+    semicolons = [match.start() for match in re.finditer(";", fits)]
+    clauses = [match.start() for match in re.finditer(r"[,;:]", fits)]
+    joins = [match.start() for match in JOINS.finditer(fits)]
+    for ends, words in ((semicolons, 2), (clauses, 2), (joins, 3), (clauses, 1)):  # best first
+        fitting = [end for end in ends if len(text[:end].split()) >= words]
+        if fitting:
+            return text[:fitting[-1]]
+    return text[:most].rsplit(" ", 1)[0]
+
+
 def speech_text(text: str, language: str = "en") -> str:
-    """One line of the table's, as it is said in `language`."""
-    text = without_symbols(text)
+    """One line of the table's, as it is said in `language`: its head (`headline`), without
+    symbols, numerals as numbers."""
+    text = headline(without_symbols(text))
     text = RANGE.sub(rf"\1 {RANGE_WORDS.get(language, RANGE_WORDS['en'])} \2", text)
     return digits_for_numerals(text)
 
@@ -85,5 +112,5 @@ def spoken(lines: Iterable[str], language: str = "en") -> str:
 
 def short_prompt(prompt: str) -> str:
     """A step's prompt as it is said when the step begins: its first paragraph (a fear
-    card's effect or a note below it is on the screen to read)."""
+    card's effect or a note below it is on the screen to read); `spoken` says its head."""
     return prompt.strip().split("\n\n", 1)[0].replace("\n", " ").strip()

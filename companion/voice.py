@@ -26,12 +26,12 @@ log = logging.getLogger(__name__)
 VOICES = {"en": "en-gb", "de": "de", "fr": "fr-fr"}
 """espeak-ng's voice for each of the app's languages (`espeak-ng --voices`)."""
 PROGRAM = "espeak-ng"
-WORDS_PER_MINUTE = 160
-"""A little slower than espeak-ng's 175: said across a table, over the players' talk."""
+WORDS_PER_MINUTE = 175
+"""espeak-ng's own pace; the lines are kept short instead (speech.headline)."""
 NOT_INSTALLED = N_("The voice cannot speak: its speech program (espeak-ng) is not installed.")
 NO_SOUND = N_("The voice cannot speak: no sound output was found. Check the speaker or the "
               "screen's sound.")
-SAMPLE = N_("This is the table's voice. It reads the new step and the news aloud.")
+SAMPLE = N_("This is the table's voice: it reads the new step and the news aloud.")
 """Settings' "Try the voice"."""
 
 

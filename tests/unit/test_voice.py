@@ -12,7 +12,7 @@ import pytest
 from companion import voice as voice_module
 from companion.core.history import Words
 from companion.i18n import translations
-from companion.speech import short_prompt, speech_text, spoken
+from companion.speech import headline, short_prompt, speech_text, spoken
 from companion.system_facts import Ran
 from companion.system_health import OK, PROBLEM, Machine, run_checks, voice_check
 from companion.voice import NO_SOUND, NOT_INSTALLED, Voice, VoiceSettings, command_for
@@ -164,7 +164,7 @@ def test_settings_read_from_the_ini_and_a_hand_edited_value_is_the_default(
     ("en", "Terror level III", "Terror level 3"),
     ("en", "I think we lost", "I think we lost"),
     ("de", "Die Furchtstufe steigt auf II. Sieg jetzt bei: weder Dörfer noch Städte.",
-     "Die Furchtstufe steigt auf 2. Sieg jetzt bei: weder Dörfer noch Städte."),
+     "Die Furchtstufe steigt auf 2."),
     ("de", "Schreckensstufe I", "Schreckensstufe 1"),
     ("fr", "La Terreur monte au niveau II : vous gagnez",
      "La Terreur monte au niveau 2 : vous gagnez"),
@@ -190,6 +190,26 @@ def test_roman_terror_levels_are_said_as_numbers(language: str, shown: str,
 def test_symbols_drawn_on_the_table_are_not_read_out(language: str, shown: str,
                                                      said_as: str) -> None:
     assert speech_text(shown, language) == said_as
+
+
+@pytest.mark.parametrize(("shown", "head"), [
+    ("Fear card earned! 1 waiting for the Fear step.", "Fear card earned!"),
+    ("Game over: Defeat (Time ran out: the invader deck is empty.).", "Game over: Defeat."),
+    ("Time passes: discard the cards played this round, heal all damage to invaders and "
+     "dahan, let elements lapse.", "Time passes: discard the cards played this round"),
+    ("Alle dürfen ihre Gruppe mit Würfeln und Spuren bewegen; wer in einem Dorf anhält, "
+     "verlegt sein Lager dorthin.", "Alle dürfen ihre Gruppe mit Würfeln und Spuren bewegen"),
+    ("Everyone checks each of their cards against their dice and carries out every effect "
+     "that fires.", "Everyone checks each of their cards against their dice"),
+    ("Energy: every Spirit takes energy equal to the highest number uncovered on its energy "
+     "track.", "Energy"),
+    ("Guardian 1: play an AP card, take your actions, then tap Done.",
+     "Guardian 1: play an AP card, take your actions, then tap Done.")])
+def test_a_long_line_is_said_by_its_head(shown: str, head: str) -> None:
+    """About five seconds at most: the first sentence, cut at the end of a clause that fits
+    (a semicolon's first, then a comma's, then before "and"), never in mid-phrase."""
+    assert headline(shown) == head
+    assert len(headline(shown)) <= 80
 
 
 def test_lines_are_said_as_sentences_and_a_prompt_by_its_first_paragraph() -> None:
@@ -236,3 +256,10 @@ def test_the_voice_check_is_among_every_check(tmp_path: Path) -> None:
     machine = voice_machine(tmp_path, "1")
     checks = {check.key: check for check in run_checks(machine, "en", voice_problem=NO_SOUND)}
     assert checks["voice"].level == PROBLEM
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_sample_line_is_said_whole_in_every_language(lang: str) -> None:
+    sample = translations(lang).gettext(voice_module.SAMPLE)
+    assert lang == "en" or sample != voice_module.SAMPLE
+    assert speech_text(sample, lang) == sample
