@@ -195,7 +195,6 @@ def bench(args: list[str]) -> int:
     for module in ("tests.benchmarks.bench_model", "tests.benchmarks.bench_store",
                    "tests.benchmarks.bench_leviathan",
                    "tests.benchmarks.bench_ui", "tests.benchmarks.bench_taps",
-                   "tests.benchmarks.bench_voice",
                    "tests.benchmarks.bench_every_table",
                    "tests.benchmarks.bench_reader",
                    "tests.benchmarks.bench_rules", "tests.benchmarks.bench_mirror",
