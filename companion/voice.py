@@ -207,6 +207,8 @@ class Voice:
             assert command is not None
             try:
                 self._run(command, handed_over)
+            except Exception as error:  # never the end of the voice, nor of the app
+                self._tell(NO_SOUND, f"{type(error).__name__}: {error}")
             finally:
                 with self._lock:
                     self._busy = False

@@ -382,7 +382,7 @@ class KitTable(Screen):
                              if news.lasting}
             self._step = step
         was = {kind: news.text for kind, news in self._banners.items() if news.lasting}
-        news = self._announce(events, state) if events else []
+        announced = self._announce(events, state) if events else []
         lasting = self.tell([], state)
         kinds = {kind for kind, _text in lasting}
         heads = {kind: BannerNews(kind, text, lasting=True) for kind, text in lasting}
@@ -391,7 +391,7 @@ class KitTable(Screen):
         self._banners = {**heads, **rest}
         self.show_banners()
         brought = [line for kind, line in heads.items() if was.get(kind) != line.text]
-        return [*brought, *news] if events else []
+        return [*brought, *announced] if events else []
 
     def _announce(self, events: list[dict[str, Any]],
                   state: dict[str, Any]) -> list[BannerNews]:
