@@ -48,10 +48,12 @@ STAMP = VENV / ".installed-from"
 # xwd (x11-apps) photographs the display of an installed app started from outside;
 # shellcheck and systemd-analyze (package systemd) judge deploy/ (tests/deploy);
 # zbarimg (zbar-tools) reads the mirror's QR codes back, and chromium with chromium-driver
-# opens the mirror's page in the browser tests (tests/mirror).
+# opens the mirror's page in the browser tests (tests/mirror);
+# espeak-ng is the voice (companion/voice.py), and sox measures the WAVs it writes in the voice
+# tests (tests/integration/test_voice_wav.py: not silent, short enough).
 APT_PACKAGES = ["python3-venv", "xvfb", "xauth", "libgl1", "libgl1-mesa-dri", "libegl1",
                 "libmtdev1", "gcc", "libc6-dev", "x11-apps", "shellcheck", "systemd",
-                "zbar-tools", "chromium", "chromium-driver"]
+                "zbar-tools", "chromium", "chromium-driver", "espeak-ng", "sox"]
 # Any fixed time: the same source then gives a byte-identical wheel (deploy/install.sh uses the
 # same one, as the wheel's hash names the release).
 WHEEL_EPOCH = "315532800"

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
-from . import __version__, system_facts
+from . import __version__, system_facts, voice
 from .backup import last_backup
 from .core.history import Words
 from .i18n import N_, decimal_sign, language, translations
@@ -42,7 +42,8 @@ CRASH_WINDOW = timedelta(days=7)
 TITLES = {"version": N_("Version"), "network": N_("Network"), "uptime": N_("Running for"),
           "disk": N_("Storage"), "temperature": N_("Temperature"),
           "power_supply": N_("Power supply"), "clock": N_("Clock"), "touch": N_("Touch panel"),
-          "reader": N_("Card reader"), "backup": N_("Backup"), "crash": N_("Sudden stops")}
+          "reader": N_("Card reader"), "backup": N_("Backup"), "crash": N_("Sudden stops"),
+          "voice": N_("Voice")}
 """Each check's name, by its key, in the order shown."""
 APPLIANCE_UNIT = "companion.service"
 """deploy/install.sh installs it: the machine is a table companion."""
@@ -57,7 +58,7 @@ class Check:
 
     key: str
     """A stable id: version, network, uptime, disk, temperature, power_supply, clock, touch,
-    reader, backup, crash."""
+    reader, backup, crash, voice."""
     level: Level
     title: str
     """What is checked, translated ("Temperature")."""
@@ -146,9 +147,12 @@ class Machine:
 
 
 def run_checks(machine: Machine, lang: str | None = None,
-               reader_connected: bool | None = None) -> list[Check]:
+               reader_connected: bool | None = None,
+               voice_problem: str | None = None) -> list[Check]:
     """Every check, in the order shown, in `lang` (by default the language in use).
-    `reader_connected`: what the running app's reader says now (None: not known here)."""
+    `reader_connected`: what the running app's reader says now (None: not known here);
+    `voice_problem`: why the running app's voice cannot be heard, untranslated ("" none,
+    None: not known here)."""
     catalogue = translations(lang or language())
     words = Words(catalogue.gettext, catalogue.ngettext)
     sign = decimal_sign(lang or language())
@@ -164,6 +168,7 @@ def run_checks(machine: Machine, lang: str | None = None,
         ("reader", lambda: reader_check(machine, words, reader_connected)),
         ("backup", lambda: backup_check(machine, words)),
         ("crash", lambda: crash_check(machine, words)),
+        ("voice", lambda: voice_check(machine, words, voice_problem)),
     ]
     results = []
     for key, check in checks:
@@ -343,6 +348,26 @@ def reader_check(machine: Machine, words: Words, connected: bool | None) -> Chec
     if connected:
         return Check("reader", OK, title, words._("connected ({port})").format(port=where))
     return Check("reader", OK, title, where)
+
+
+def voice_check(machine: Machine, words: Words, problem: str | None) -> Check:
+    """Off is fine; on, the running app's voice says whether it is heard (elsewhere, whether
+    its speech program is installed)."""
+    title = words._(TITLES["voice"])
+    if machine.setting("voice", "enabled", "0").strip() not in ("1", "True", "true"):
+        return Check("voice", OK, title, words._("Off"))
+    if problem is None:
+        problem = "" if machine.run([voice.PROGRAM, "--version"]) is not None \
+            else voice.NOT_INSTALLED
+    if problem == voice.NOT_INSTALLED:
+        return Check("voice", PROBLEM, title, words._(problem),
+                     words._("Update the companion: its installer adds the speech program. Or "
+                             "switch the voice off in Settings."))
+    if problem:
+        return Check("voice", PROBLEM, title, words._(problem),
+                     words._("Check the speaker's cable and volume, or switch the voice off "
+                             "in Settings."))
+    return Check("voice", OK, title, words._("On"))
 
 
 def port_path(machine: Machine, port: str) -> Path:

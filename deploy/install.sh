@@ -41,9 +41,10 @@ KEEP_RELEASES=3
 WHEEL_EPOCH=315532800
 CMDLINE_WORDS_WANTED=(consoleblank=0 vt.global_cursor_default=0)
 # polkitd lets the app's user turn the machine off and start an update; openssl checks an
-# update's signature.
+# update's signature; espeak-ng is the voice that reads the step and the news aloud (it brings
+# ALSA's library, which plays to the HDMI screen or the headphone jack; no mixer tools needed).
 RUNTIME_PACKAGES=(python3 python3-venv ca-certificates udev polkitd openssl
-    libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1 libxrender1)
+    libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1 libxrender1 espeak-ng)
 CAGE_PACKAGES=(cage seatd xwayland libxcursor1 libxi6 libxrandr2 libxss1 libxext6 libxfixes3)
 
 usage() {
@@ -217,7 +218,7 @@ install_packages() {
 
 make_user() {
     local group
-    for group in video render input dialout; do
+    for group in video render input dialout audio; do
         getent group "$group" >/dev/null || groupadd --system "$group"
     done
     if ! getent passwd companion >/dev/null; then
@@ -225,7 +226,7 @@ make_user() {
             --shell /usr/sbin/nologin --comment "Spirit Island table companion" companion
         say "created the system user companion"
     fi
-    usermod --append --groups video,render,input,dialout companion
+    usermod --append --groups video,render,input,dialout,audio companion
     install -d -o companion -g companion -m 0700 "$DATA"
 }
 

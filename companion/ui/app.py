@@ -55,6 +55,7 @@ from .sleep import Darkness, SleepTimes, SleepWatch
 from .start_up import StartUp
 from .theme import THEMES, rgba
 from .translator import tr
+from .voice_link import VoiceLink
 
 if TYPE_CHECKING:  # imported when the database is opened, after the first frame
     from ..backlight import Backlight
@@ -136,6 +137,8 @@ class CompanionApp(App):
         self.idle_collection = IdleCollection()
         self.reader_link = ReaderLink(self)
         self.mirror_link = MirrorLink()
+        self.voice_link = VoiceLink()
+        """The voice that reads the step and the news aloud (Settings -> Voice)."""
         self._rules_index: Any = None
         self._command_events: list[dict[str, Any]] | None = None
         """The events of the command whose state is published next (None: no command's)."""
@@ -204,6 +207,8 @@ class CompanionApp(App):
             self.apply_mirror_settings(new_address=True)
         elif section == "sleep":
             self.sleep_watch.set_times(SleepTimes.of(self.config["sleep"]))
+        elif section == "voice":
+            self.voice_link.configure(self.config)
 
     def apply_settings(self) -> None:
         look = app_settings.look_of(self.config["companion"])
@@ -325,6 +330,7 @@ class CompanionApp(App):
         Window.bind(on_key_down=self._on_key_down)
         self.sleep_watch.times = SleepTimes.of(self.config["sleep"])
         self.sleep_watch.start()
+        self.voice_link.configure(self.config)
         self.reload_state()
         self.start_up.tell()
         return root
@@ -338,6 +344,7 @@ class CompanionApp(App):
         self.boundary.remove()
         self.reader_link.stop()
         self.mirror_link.switch_off()
+        self.voice_link.stop()
         if self.backlight is not None:
             self.backlight.restore()
 

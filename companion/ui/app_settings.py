@@ -31,6 +31,10 @@ MIRROR_DEFAULTS = {"on": 0, "token": ""}
 """The phones' view: off unless switched on; the secret in its address (kept across a restart
 of the app, new each time it is switched on or on demand)."""
 
+VOICE_DEFAULTS = {"enabled": "0", "volume": "70", "news_only": "0"}
+"""The voice (companion/voice.py): off until the players switch it on; `volume` 0 to 100;
+`news_only`: the banner's news without the steps' prompts."""
+
 LANGUAGE_CODES = {name: code for code, name in i18n.LANGUAGES.items()}
 
 TEXT_SCALES = {"small": 0.85, "normal": 1.0, "large": 1.2, "largest": 1.4}
@@ -48,6 +52,7 @@ def set_defaults(config: Any, more: dict[str, dict[str, Any]]) -> None:
     config.setdefaults("reader", READER_DEFAULTS)
     config.setdefaults("mirror", MIRROR_DEFAULTS)
     config.setdefaults("sleep", SLEEP_DEFAULTS)
+    config.setdefaults("voice", VOICE_DEFAULTS)
     for section, defaults in more.items():
         config.setdefaults(section, defaults)
     for setting in all_game_settings():

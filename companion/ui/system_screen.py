@@ -139,12 +139,15 @@ class SystemScreen(Screen):
         machine, lang = self.machine(), i18n.language()
         reader = running.reader_link.reader
         connected = getattr(reader, "connected", None) if reader is not None else None
-        threading.Thread(target=self._look, args=(machine, lang, connected),
+        threading.Thread(target=self._look,
+                         args=(machine, lang, connected, running.voice_link.known_problem()),
                          name="system-checks", daemon=True).start()
 
-    def _look(self, machine: Machine, lang: str, connected: bool | None) -> None:
+    def _look(self, machine: Machine, lang: str, connected: bool | None,
+              voice_problem: str | None) -> None:
         try:
-            checks = run_checks(machine, lang, reader_connected=connected)
+            checks = run_checks(machine, lang, reader_connected=connected,
+                                voice_problem=voice_problem)
             sticks = self.find_sticks()
             survey = Survey(checks, sticks, self.find_updates(sticks))
         finally:

@@ -286,7 +286,12 @@ class KitTable(Screen):
         self.show_state(state, events)
         if self._panel is not None:
             self._panel.show(state)
-        self._news(state, events)
+        stepped = step_key(state) != self._step
+        news = self._news(state, events)
+        voice = getattr(app(), "voice_link", None)
+        if voice is not None:  # the new step's prompt and the new news, aloud if it is on
+            voice.table_said(self.prompt if stepped and events else "",
+                             [line.text for line in news])
 
     # --- panels ---
 
@@ -368,14 +373,16 @@ class KitTable(Screen):
 
     # --- the banner ---
 
-    def _news(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def _news(self, state: dict[str, Any], events: list[dict[str, Any]]) -> list[BannerNews]:
+        """Refill the banner; returns the lines that are news now (a command's, and a lasting
+        line it brought or changed), for the voice."""
         step = step_key(state)
         if step != self._step:
             self._banners = {kind: news for kind, news in self._banners.items()
                              if news.lasting}
             self._step = step
-        if events:
-            self._announce(events, state)
+        was = {kind: news.text for kind, news in self._banners.items() if news.lasting}
+        announced = self._announce(events, state) if events else []
         lasting = self.tell([], state)
         kinds = {kind for kind, _text in lasting}
         heads = {kind: BannerNews(kind, text, lasting=True) for kind, text in lasting}
@@ -383,10 +390,13 @@ class KitTable(Screen):
                 if kind not in kinds and not news.lasting}
         self._banners = {**heads, **rest}
         self.show_banners()
+        brought = [line for kind, line in heads.items() if was.get(kind) != line.text]
+        return [*brought, *announced] if events else []
 
-    def _announce(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+    def _announce(self, events: list[dict[str, Any]],
+                  state: dict[str, Any]) -> list[BannerNews]:
         """One line per kind; an undo takes back the lines its command announced and says what
-        it took back, a redo brings them again."""
+        it took back, a redo brings them again. Returns the lines it put up."""
         told = self.tell(events, state)
         undo_event = next((event for event in events
                            if event.get("type") in ("undone", "redone")), None)
@@ -412,6 +422,7 @@ class KitTable(Screen):
         for line in [*lines, *([undo] if undo else [])]:
             self._banners.pop(line.kind, None)  # the newest line of a kind goes last
             self._banners[line.kind] = line
+        return [*lines, *([undo] if undo else [])]
 
     def _retell(self) -> None:
         """The language changed: every line told again in it."""

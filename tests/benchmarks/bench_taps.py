@@ -1,9 +1,10 @@
 """Benchmark of taps beyond bench_ui's: tap to frame on Leviathan Wilds' table, and on Spirit
-Island's with the phones' mirror switched on and 50 phones following, against it switched off.
+Island's with the phones' mirror switched on and 50 phones following, against it switched off,
+and with the table's voice on against off (tests/benchmarks/bench_voice.py).
 
 Not a test (nothing here is timed against a limit in CI): run it by hand and read the figures.
 
-    python -m tests.benchmarks.bench_taps                          # both sections
+    python -m tests.benchmarks.bench_taps                          # every section
     python -m tests.benchmarks.bench_taps --sections mirror --mirror-clients 50
     python -m tests.benchmarks.bench_taps --json                   # the figures as JSON
 
@@ -71,7 +72,7 @@ from tests.benchmarks.bench_ui import (
 from tests.benchmarks.phones import READY
 from tests.ui.harness import Harness, ensure_display, prepare, running_app
 
-SECTIONS = ("leviathan", "mirror")
+SECTIONS = ("leviathan", "mirror", "voice")
 LEVIATHAN_GAME = {"players": 4, "difficulty": "medium", "leviathan": 1}
 LEVIATHAN_TABLE = "table-leviathan-wilds"
 LEVIATHAN_TAPS = (("done", "Done"), ("wild", "WILD +1"), ("health_down", "Health -1"),
@@ -338,22 +339,60 @@ def time_mirror(rounds: int, warm_up: int, blocks: int, phones: int,
                     start_game(harness)
                 play_block(harness, watch, block, rounds, warm_up, phones)
                 done.append(block)
-    by_condition = {}
-    for condition, on in (("off", False), ("on", True)):
-        taps = [tap for block in done if block.mirror_on == on for tap in block.taps]
-        by_condition[condition] = tap_summary(taps, SPIRIT_ISLAND_TAPS)
-    per_block = [{"mirror": "on" if block.mirror_on else "off",
-                  "load_average": {"start": block.load_at_start, "end": block.load_at_end},
-                  "median_by_kind": {kind: statistics.median(
-                      tap.total_ms for tap in block.taps if tap.kind == kind)
-                      for kind in in_order([tap.kind for tap in block.taps],
-                                           SPIRIT_ISLAND_TAPS)}}
-                 for block in done]
+    by_condition, per_block = off_and_on(
+        "mirror", [(block.mirror_on, block.load_at_start, block.load_at_end, block.taps)
+                   for block in done])
     return {"phones": phones, "blocks": blocks, "rounds_per_block": rounds,
             "warm_up_rounds_per_block": warm_up,
             "load_average": {"start": load_at_start, "end": load_average()},
             "by_condition": by_condition, "per_block": per_block,
             "publish_to_phone_ms": delivery([block for block in done if block.mirror_on])}
+
+
+# --- blocks with something off and on in turn (the mirror here, the voice in bench_voice) ----
+
+
+def off_and_on(switch: str, blocks: list[tuple[bool, str, str, list[Tap]]]
+               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Spirit Island's taps of blocks (`switch` on or not, the load average at their start and
+    end, their taps) summed up by condition, and each block's medians."""
+    by_condition = {}
+    for condition, on in (("off", False), ("on", True)):
+        taps = [tap for switched, _start, _end, these in blocks if switched == on
+                for tap in these]
+        by_condition[condition] = tap_summary(taps, SPIRIT_ISLAND_TAPS)
+    per_block = [{switch: "on" if switched else "off",
+                  "load_average": {"start": start, "end": end},
+                  "median_by_kind": {kind: statistics.median(
+                      tap.total_ms for tap in taps if tap.kind == kind)
+                      for kind in in_order([tap.kind for tap in taps], SPIRIT_ISLAND_TAPS)}}
+                 for switched, start, end, taps in blocks]
+    return by_condition, per_block
+
+
+def print_off_and_on(switch: str, figures: dict[str, Any]) -> None:
+    """`off_and_on`'s figures: each condition's taps, each block's medians, and on − off."""
+    for condition in ("off", "on"):
+        print(f"  {switch} {condition}:")
+        print_kinds(figures["by_condition"][condition], indent="    ")
+    print("  median by block (load average at its start → end):")
+    for number, block in enumerate(figures["per_block"], start=1):
+        medians = ", ".join(f"{kind} {value:.1f}"
+                            for kind, value in block["median_by_kind"].items())
+        print(f"    {number}. {switch} {block[switch]:3}: {medians}   (load "
+              f"{block['load_average']['start']} → {block['load_average']['end']})")
+    off, on = figures["by_condition"]["off"], figures["by_condition"]["on"]
+    for kind in [kind for kind in off if kind in on]:
+        total = on[kind]["total"]["median"] - off[kind]["total"]["median"]
+        p95 = on[kind]["total"]["p95"] - off[kind]["total"]["p95"]
+        work = on[kind]["work_before_swap"]["median"] - off[kind]["work_before_swap"]["median"]
+        # The noise to compare with: how far the off blocks' medians lie apart.
+        off_medians = [block["median_by_kind"][kind] for block in figures["per_block"]
+                       if block[switch] == "off" and kind in block["median_by_kind"]]
+        noise = "" if len(off_medians) < 2 else (
+            f"; the off blocks' medians lie {max(off_medians) - min(off_medians):.1f} ms apart")
+        print(f"  {kind}: on − off {total:+.1f} ms in the medians, {p95:+.1f} ms in the p95 "
+              f"({work:+.1f} ms in the median without the swap){noise}")
 
 
 # --- report ------------------------------------------------------------------------------------
@@ -373,13 +412,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="blocks, off and on in turn (an even number)")
     parser.add_argument("--mirror-rounds", type=int, default=40,
                         help="timed taps of Done and of +1 fear in each block")
+    parser.add_argument("--voice-blocks", type=int, default=4,
+                        help="blocks with the voice off and on in turn (an even number)")
+    parser.add_argument("--voice-rounds", type=int, default=30,
+                        help="timed taps of Done and of +1 fear in each voice block")
     args = parser.parse_args(argv)
     sections = [name.strip() for name in args.sections.split(",") if name.strip()]
     if not sections or any(name not in SECTIONS for name in sections):
         parser.error(f"--sections takes some of {', '.join(SECTIONS)}")
-    if args.mirror_blocks < 2 or args.mirror_blocks % 2:
-        parser.error("--mirror-blocks must be even and at least 2 (off, on, ...)")
-    if min(args.leviathan_rounds, args.mirror_rounds) < 2 or args.mirror_clients < 1:
+    if min(args.mirror_blocks, args.voice_blocks) < 2 or (args.mirror_blocks
+                                                          + args.voice_blocks) % 2:
+        parser.error("--mirror-blocks and --voice-blocks must be even and at least 2 "
+                     "(off, on, ...)")
+    if min(args.leviathan_rounds, args.mirror_rounds, args.voice_rounds) < 2 \
+            or args.mirror_clients < 1:
         parser.error("the rounds must be at least 2 (for the spread), the clients at least 1")
 
     xvfb = ensure_display()
@@ -399,6 +445,12 @@ def main(argv: list[str] | None = None) -> int:
                 figures["mirror"] = time_mirror(args.mirror_rounds, warm_up=5,
                                                 blocks=args.mirror_blocks,
                                                 phones=args.mirror_clients, folder=folder)
+            if "voice" in sections:
+                from tests.benchmarks.bench_voice import time_voice
+
+                (folder / "voice").mkdir()
+                figures["voice"] = time_voice(args.voice_rounds, warm_up=5,
+                                              blocks=args.voice_blocks, folder=folder / "voice")
             figures["machine"]["gl"] = glGetString(GL_RENDERER).decode()
     finally:
         if xvfb is not None:
@@ -427,7 +479,8 @@ def print_kinds(by_kind: dict[str, Any], indent: str = "  ") -> None:
 
 def report(figures: dict[str, Any]) -> None:
     m = figures["machine"]
-    print("Table companion: more taps to frame (Leviathan Wilds; the phones' mirror on and off)")
+    print("Table companion: more taps to frame (Leviathan Wilds; the phones' mirror on and off; "
+          "the voice on and off)")
     print(f"machine: {m['machine']}, {m['cpu_count']} CPUs, {m['platform']}, {m['python']}, "
           f"Kivy {m['kivy']}; display {m['display']}; GL {m.get('gl', '?')}")
     print(f"In ms, from touch_up to the next frame swapped (goal ≤ {GOAL_FRAME_MS:.1f}); "
@@ -451,27 +504,7 @@ def report(figures: dict[str, Any]) -> None:
               f"{mirror['phones']} phones follow in the on blocks")
         print(f"  load average (1/5/15 min) at start {mirror['load_average']['start']}, at end "
               f"{mirror['load_average']['end']}")
-        for condition in ("off", "on"):
-            print(f"  mirror {condition}:")
-            print_kinds(mirror["by_condition"][condition], indent="    ")
-        print("  median by block (load average at its start → end):")
-        for number, block in enumerate(mirror["per_block"], start=1):
-            medians = ", ".join(f"{kind} {value:.1f}"
-                                for kind, value in block["median_by_kind"].items())
-            print(f"    {number}. mirror {block['mirror']:3}: {medians}   (load "
-                  f"{block['load_average']['start']} → {block['load_average']['end']})")
-        off, on = mirror["by_condition"]["off"], mirror["by_condition"]["on"]
-        for kind in [kind for kind in off if kind in on]:
-            total = on[kind]["total"]["median"] - off[kind]["total"]["median"]
-            work = (on[kind]["work_before_swap"]["median"]
-                    - off[kind]["work_before_swap"]["median"])
-            # The noise to compare with: how far the off blocks' medians lie apart.
-            off_medians = [block["median_by_kind"][kind] for block in mirror["per_block"]
-                           if block["mirror"] == "off" and kind in block["median_by_kind"]]
-            noise = "" if len(off_medians) < 2 else (
-                f"; the off blocks' medians lie {max(off_medians) - min(off_medians):.1f} ms apart")
-            print(f"  {kind}: on − off {total:+.1f} ms in the medians ({work:+.1f} ms without "
-                  f"the swap){noise}")
+        print_off_and_on("mirror", mirror)
         d = mirror["publish_to_phone_ms"]
         print(f"  published → arrived on every phone: {d['deliveries']} deliveries of "
               f"{d['states_published']} states; never arrived {d['never_arrived']}; phones let "
@@ -481,6 +514,11 @@ def report(figures: dict[str, Any]) -> None:
             print(f"    median {d['median']:.1f}   IQR {d['q1']:.1f} – {d['q3']:.1f}   p95 "
                   f"{d['p95']:.1f}   p99 {d['p99']:.1f}   max {d['max']:.1f}; goal p99 ≤ "
                   f"{GOAL_MIRROR_P99_MS:.0f} ms: {verdict}")
+    if "voice" in figures:
+        from tests.benchmarks.bench_voice import report as report_voice
+
+        print()
+        report_voice(figures["voice"])
 
 
 if __name__ == "__main__":
