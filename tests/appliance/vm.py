@@ -1199,7 +1199,8 @@ def install_from_stick(vm: Vm, image: Path, label: str,
         return "success" if state.get("ActiveState") == "inactive" and done not in (
             "", "0") else ""
 
-    result = wait_for(finished, 600, every=1)
+    # 418 s under TCG on a quiet host; past 600 s with two cores shared by other work.
+    result = wait_for(finished, 1200, every=1)
     took = time.monotonic() - began
     pull_stick(vm, ident)
     return f"{mounted.splitlines()[0]}; app: {said.strip().splitlines()[-1][:200]}", \
@@ -1268,6 +1269,11 @@ def check_stick_readonly(vm: Vm, report: Report, stick: Path, version: str) -> N
     after = release(vm)
     below = vm.agent.out("basename $(readlink /media/root-ro/opt/companion/current); "
                          "findmnt -n -o OPTIONS /media/root-ro | cut -d, -f1")
+    # The card below is made read-only again once the update is written onto it.
+    read_only_below = below.splitlines()[-1:] == ["ro"]
+    if not read_only_below:
+        below += "\n" + vm.agent.out("journalctl -u companion-update -o cat --no-pager | grep -i "
+                                     "'card\\|writable\\|busy' | tail -n 5 | tr '\\n' ' '")
     vm.agent.run("systemctl reboot", timeout=2)
     vm.proc.wait(300)  # type: ignore[union-attr]
     vm.start()
@@ -1275,8 +1281,6 @@ def check_stick_readonly(vm: Vm, report: Report, stick: Path, version: str) -> N
     home = wait_home(vm, 300) if booted else None
     again = release(vm) if booted else "(no boot)"
     root_again = vm.agent.out("findmnt -n -o FSTYPE /") if booted else "?"
-    # The card below is made read-only again once the update is written onto it.
-    read_only_below = below.splitlines()[-1:] == ["ro"]
     report.add(name, root == "overlay" and result == "success" and after.startswith(
         version + "-") and read_only_below and again == after and root_again == "overlay"
                and home is not None,
