@@ -37,7 +37,8 @@ SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
                "companion/confirm", "companion/fullscreen", "companion/rotation",
                "companion/night_dim", "sleep/dim_after", "sleep/off_after", "sleep/night",
                "reader/port", "reader/family", "reader/line_pattern",
-               "reader/removal_after", "mirror/on")
+               "reader/removal_after", "mirror/on",
+               "companion/palette")
 
 
 def games_with_settings(in_play: str = "") -> list[GameListing]:

@@ -1,20 +1,10 @@
-"""Colours of the three themes and the terrains, with the WCAG contrast check they must pass.
+"""Colours of the three themes, with the WCAG contrast check they must pass.
 
 Pure Python: the app turns these hex strings into Kivy colours; the tests check every pair of
 text and background a screen uses reaches WCAG AA (4.5:1).
 """
 
 from __future__ import annotations
-
-# The terrain colours of the board game, dark or light enough that a label in black or white
-# on top of them stays readable. The terrain's name is always written on the colour too.
-TERRAIN_COLOURS = {
-    "jungle": "#2E7D32",
-    "mountain": "#8D8D8D",
-    "sands": "#E0B060",
-    "wetland": "#4FA3A5",
-    "coastal": "#1E5FA8",
-}
 
 THEMES: dict[str, dict[str, str]] = {
     "dark": {
