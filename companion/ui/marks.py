@@ -10,7 +10,9 @@ each of its states (tests/ui/test_colour_blind_ui.py).
 
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -65,3 +67,9 @@ class WarnedLabel(FitText, Label):
     as well, in the layout that uses it)."""
 
     warned = BooleanProperty(False)
+    text_width = NumericProperty(0)
+    """The widest line as drawn: the sign stands just before it (style.kv)."""
+
+    def on_texture(self, *_args: Any) -> None:
+        lines = getattr(self._label, "_cached_lines", None) or []
+        self.text_width = max((line.w for line in lines), default=0)

@@ -38,11 +38,11 @@ TERRAIN_COLOURS = {
         "coastal": "#0072B2",
     },
 }
-# A tree, a peak, a heap of grains, reeds in water, an anchor.
+# A tree, a peak, the desert sun, waves, an anchor.
 TERRAIN_SYMBOLS = {
     "jungle": "♣",
     "mountain": "▲",
-    "sands": "∴",
+    "sands": "☀",
     "wetland": "≈",
     "coastal": "⚓",
 }
