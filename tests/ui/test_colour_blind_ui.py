@@ -144,6 +144,7 @@ def states_drawn(ui: Harness, cue: Any) -> dict[str, tuple[np.ndarray, list[int]
         for state in CUES[cue.cue_kind]:
             cue.cue_state = state
             ui.frames(2)
+            assert cue.cue_mark or not state, f"{cue.cue_kind} {state!r} has no mark"
             marks = [widget for widget in area.walk(restrict=True)
                      if isinstance(widget, CueMark) and not widget.cue_word]
             drawn[state] = (pixels(area, ui.app.colours["background"]),
@@ -168,7 +169,8 @@ def test_no_two_states_differ_by_colour_alone(game_id: str, palette: str, ui: Ha
         kind = cue.cue_kind
         drawn = states_drawn(ui, cue)
         for state, (_image, marks) in drawn.items():
-            if CUES[kind][state].mark and not cue_is_word(kind):
+            # Only the plain state ("": no warning, not the active one) may go unmarked.
+            if state and not cue_is_word(kind):
                 assert marks and min(marks) >= MIN_MARK_PIXELS, \
                     f"{game_id}: {kind} {state!r} draws no symbol ({marks})"
         for deficiency in DEFICIENCIES:
