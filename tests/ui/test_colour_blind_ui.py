@@ -27,10 +27,12 @@ import pytest
 from colorspacious import cspace_convert, deltaE
 
 from companion.ui.marks import ColourCue, CueMark
-from companion.ui.palette import CUES, PALETTES, cue_is_word
+from companion.ui.palette import CUES, PALETTES, cue_is_word, terrain_colour
+from companion.ui.theme import rgba
 
 from .every_game import start_on_table
 from .harness import Harness
+from .test_settings_ui import button, open_settings, stored
 
 DEFICIENCIES = ("deuteranomaly", "protanomaly", "tritanomaly")
 """colorspacious's names; at severity 100 they are deuteranopia, protanopia, tritanopia."""
@@ -186,3 +188,16 @@ def test_no_two_states_differ_by_colour_alone(game_id: str, palette: str, ui: Ha
                     assert distance >= MIN_FILL_DISTANCE, (
                         f"{game_id}, {deficiency}: {kind} {first!r} and {second!r} fills are "
                         f"{distance:.1f} apart in CAM02-UCS")
+
+
+@pytest.mark.ui
+def test_the_colours_setting_turns_the_table_colour_blind_safe(ui: Harness) -> None:
+    """Settings -> Colours -> Colour-blind safe: kept in companion.ini, and the table's terrain
+    drawn in the palette's colour at once, with its symbol."""
+    settings = open_settings(ui)
+    ui.tap(button(ui, "Colour-blind safe", settings.ids.palette))
+    assert stored(ui, "companion", "palette") == "colour_blind"
+    table = start_on_table(ui, "spirit-island")
+    chip = next(cue for cue in elements(table) if cue.cue_kind == "terrain")
+    assert chip.cue_fill == rgba(terrain_colour(chip.cue_state, "colour_blind"))
+    assert chip.cue_mark == CUES["terrain"][chip.cue_state].mark
