@@ -179,7 +179,3 @@ def player_colour(colour: str | None, palette: str = DEFAULT_PALETTE) -> str:
     colours = PLAYER_COLOURS.get(palette, PLAYER_COLOURS[DEFAULT_PALETTE])
     return colours.get(colour or "", NO_PLAYER_COLOUR)
 
-
-def with_symbol(symbol: str, text: str) -> str:
-    """A symbol before a text, for a label in SYMBOL_FONT."""
-    return f"{symbol} {text}" if symbol else text
