@@ -10,9 +10,7 @@ each of its states (tests/ui/test_colour_blind_ui.py).
 
 from __future__ import annotations
 
-from typing import Any
-
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -61,15 +59,3 @@ class SymbolBeside(ColourCue):
 class CueButton(SymbolBeside, FitText, Button):
     """A button in its state's colour, with its state's symbol (a Glow player's name)."""
 
-
-class WarnedLabel(FitText, Label):
-    """A label that carries a warning sign before its text while `warned` (its colour changes
-    as well, in the layout that uses it)."""
-
-    warned = BooleanProperty(False)
-    text_width = NumericProperty(0)
-    """The widest line as drawn: the sign stands just before it (style.kv)."""
-
-    def on_texture(self, *_args: Any) -> None:
-        lines = getattr(self._label, "_cached_lines", None) or []
-        self.text_width = max((line.w for line in lines), default=0)
