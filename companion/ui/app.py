@@ -85,6 +85,8 @@ class CompanionApp(App):
     """Multiplies every font size (the text-size setting)."""
     colours = DictProperty({})
     """The theme's colours as Kivy RGBA lists, by role."""
+    palette = StringProperty("standard")
+    """The terrains' and players' colours: "standard" or "colour_blind" (palette.py)."""
     confirm_destructive = BooleanProperty(True)
     """Ask before abandoning, declaring defeat or deleting history."""
     service = ObjectProperty(None)
@@ -215,6 +217,7 @@ class CompanionApp(App):
         self.switch_language(look.language)
         self.text_scale = look.text_scale
         self.colours = look.colours
+        self.palette = look.palette
         self.confirm_destructive = look.confirm_destructive
         if self.game_state and self.table_name() and self.screens_built(self.table_name()):
             self.screen(self.table_name()).refresh(self.game_state, [])

@@ -10,14 +10,16 @@ from typing import Any
 from .. import i18n
 from ..core.game import Setting
 from .display import draws_on_screen, screen_rotation
+from .palette import palette_named
 from .theme import THEMES, rgba
 
 # The sections and keys are those of earlier versions, whose files must keep working. Each
 # game's own (`Game.settings`) are added from the registry.
 DEFAULTS = {"language": "English", "text_size": "normal", "theme": "dark", "confirm": 1,
-            "fullscreen": 0, "rotation": "", "night_dim": 1}
+            "fullscreen": 0, "rotation": "", "night_dim": 1, "palette": "standard"}
 """rotation: "" follows COMPANION_ROTATION (the installer's --rotate), else 0/90/180/270.
-night_dim: turn the panel's backlight down with the night theme, where it can be set."""
+night_dim: turn the panel's backlight down with the night theme, where it can be set.
+palette: the terrains' and players' colours, "standard" or "colour_blind" (palette.py)."""
 
 READER_DEFAULTS = {"port": "off", "family": "auto", "line_pattern": "", "removal_after": "0.4"}
 
@@ -110,6 +112,8 @@ class Look:
     rotation: int
     dimmed: bool
     """The night theme with night dimming on: the panel's backlight turned down."""
+    palette: str = "standard"
+    """The terrains' and players' colours (companion/ui/palette.py)."""
 
 
 def look_of(section: Any) -> Look:
@@ -123,7 +127,8 @@ def look_of(section: Any) -> Look:
         confirm_destructive=switched_on(section.get("confirm", "1")),
         fullscreen=switched_on(section.get("fullscreen", "0")),
         rotation=screen_rotation(section.get("rotation", "")),
-        dimmed=section.get("theme") == "night" and switched_on(section.get("night_dim", "1")))
+        dimmed=section.get("theme") == "night" and switched_on(section.get("night_dim", "1")),
+        palette=palette_named(section.get("palette", "standard")))
 
 
 def show_on_display(look: Look, window: Any, backlight: Any) -> None:

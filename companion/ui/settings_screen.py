@@ -38,7 +38,8 @@ SHARED_KEYS = ("companion/language", "companion/text_size", "companion/theme",
                "companion/night_dim", "sleep/dim_after", "sleep/off_after", "sleep/night",
                "reader/port", "reader/family", "reader/line_pattern",
                "reader/removal_after", "mirror/on",
-               "voice/enabled", "voice/volume", "voice/news_only")
+               "voice/enabled", "voice/volume", "voice/news_only",
+               "companion/palette")
 
 
 def games_with_settings(in_play: str = "") -> list[GameListing]:

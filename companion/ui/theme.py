@@ -1,20 +1,11 @@
-"""Colours of the four themes and the terrains, with the WCAG contrast check they must pass.
+"""Colours of the four themes, with the WCAG contrast check they must pass (the terrains' and
+the players' are companion/ui/palette.py's).
 
 Pure Python: the app turns these hex strings into Kivy colours; the tests check every pair of
 text and background a screen uses reaches WCAG AA (4.5:1).
 """
 
 from __future__ import annotations
-
-# The terrain colours of the board game, dark or light enough that a label in black or white
-# on top of them stays readable. The terrain's name is always written on the colour too.
-TERRAIN_COLOURS = {
-    "jungle": "#2E7D32",
-    "mountain": "#8D8D8D",
-    "sands": "#E0B060",
-    "wetland": "#4FA3A5",
-    "coastal": "#1E5FA8",
-}
 
 SEE_THROUGH = "#00000000"
 """A frame the theme does not draw (#RRGGBBAA: no alpha, no colour)."""

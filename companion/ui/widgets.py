@@ -361,6 +361,8 @@ class PickerButton(MarkFrame, ButtonBehavior, BoxLayout):
     """Called with `value` when tapped."""
     highlight = BooleanProperty(False)
     """Drawn with a frame, for the likeliest choice."""
+    mark = StringProperty("")
+    """Symbols that tell the colour without it (palette.py): the card's terrains, a player's."""
     natural_height = NumericProperty(0)
     """The height that shows its name and all of its detail (the kv works it out)."""
 
@@ -369,7 +371,7 @@ class PickerButton(MarkFrame, ButtonBehavior, BoxLayout):
             self.picked(self.value)
 
 
-PICKER_CHOICE = ("value", "text", "detail", "background", "text_colour", "highlight")
+PICKER_CHOICE = ("value", "text", "detail", "background", "text_colour", "highlight", "mark")
 """What a choice given to `CardPicker.fill` may say of its button."""
 
 SEARCH_FROM = 13

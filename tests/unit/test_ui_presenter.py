@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from companion.games.spirit_island.ui import presenter
+from companion.ui.palette import PALETTES, PLAYER_COLOURS, TERRAIN_COLOURS
 from companion.ui.theme import (
     AA_GRAPHICS,
     AA_NORMAL_TEXT,
     GRAPHIC_PAIRS,
-    TERRAIN_COLOURS,
     TEXT_PAIRS,
     THEMES,
     contrast_ratio,
@@ -26,10 +26,12 @@ def test_every_text_colour_passes_wcag_aa_on_its_background(theme: str) -> None:
             (theme, text, background)
 
 
-@pytest.mark.parametrize("terrain", list(TERRAIN_COLOURS))
-def test_terrain_names_are_readable_on_their_colour(terrain: str) -> None:
-    colour = TERRAIN_COLOURS[terrain]
-    assert contrast_ratio(text_colour_on(colour), colour) >= AA_NORMAL_TEXT
+@pytest.mark.parametrize("palette", PALETTES)
+def test_terrain_and_player_names_are_readable_on_their_colour(palette: str) -> None:
+    """In both palettes (palette.py), black or white text on every terrain's and every Glow
+    player's colour reaches WCAG AA."""
+    for colour in (*TERRAIN_COLOURS[palette].values(), *PLAYER_COLOURS[palette].values()):
+        assert contrast_ratio(text_colour_on(colour), colour) >= AA_NORMAL_TEXT, (palette, colour)
 
 
 def test_contrast_ratio_matches_the_wcag_extremes() -> None:

@@ -13,7 +13,6 @@ from typing import Any
 from kivy.app import App
 from kivy.properties import (
     DictProperty,
-    ListProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
@@ -25,23 +24,28 @@ from companion import i18n
 from companion.games.glow.texts import WORDS
 from companion.i18n import N_, _
 from companion.ui.corrections import NumberCorrections, NumberStepper, StepperRow
+from companion.ui.palette import DEFAULT_PALETTE, PLAYER_COLOURS, PLAYER_SYMBOLS, player_colour
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import CardPicker
 
 GAME_ID = "glow"
 BOARDS = ("realm", "sea")
 MODES = ("full", "scoring")
-COLOURS: dict[str, tuple[str, str]] = {
-    "blue": (N_("Blue"), "#2F6DB5"),
-    "red": (N_("Red"), "#B53131"),
-    "green": (N_("Green"), "#2E8540"),
-    "yellow": (N_("Yellow"), "#E0B624"),
-    "purple": (N_("Purple"), "#7445A8"),
-    "orange": (N_("Orange"), "#D9731F"),
-    "white": (N_("White"), "#E6E6E6"),
-    "black": (N_("Black"), "#2A2A2A"),
+COLOUR_NAMES = {
+    "blue": N_("Blue"),
+    "red": N_("Red"),
+    "green": N_("Green"),
+    "yellow": N_("Yellow"),
+    "purple": N_("Purple"),
+    "orange": N_("Orange"),
+    "white": N_("White"),
+    "black": N_("Black"),
 }
-"""The colours a player can choose: their name (translated) and how the screen draws them."""
+COLOURS: dict[str, tuple[str, str]] = {
+    colour: (name, PLAYER_COLOURS[DEFAULT_PALETTE][colour])
+    for colour, name in COLOUR_NAMES.items()}
+"""The colours a player can choose: their name (translated) and how the standard palette draws
+them (palette.py has the colour-blind safe one and each colour's symbol)."""
 LISTS = ("reroll_spaces", "village_values", "island_values")
 """The board's numbers that are lists (the track's length is the one single number)."""
 NAME_LENGTH = 20
@@ -56,15 +60,6 @@ def colour_name(colour: str | None) -> str:
     return _(COLOURS[colour][0]) if colour in COLOURS else ""
 
 
-def colour_hex(colour: str | None) -> str:
-    """How the screen draws a player's colour (a neutral grey for none)."""
-    return COLOURS[colour][1] if colour in COLOURS else "#5A5F66"
-
-
-def colour_rgba(colour: str | None) -> list[float]:
-    return rgba(colour_hex(colour))
-
-
 class PlayerRow(BoxLayout):
     """One player of the form: their seat, name (typed or left to their colour) and colour."""
 
@@ -76,8 +71,6 @@ class PlayerRow(BoxLayout):
     """The colour's name in the language in use."""
     seat_text = StringProperty("")
     """"Player 1", in the language in use."""
-    swatch = ListProperty([0.3, 0.3, 0.3, 1])
-    ink = ListProperty([1, 1, 1, 1])
     form = ObjectProperty(None)
     """The GlowForm it belongs to (which opens the colour picker)."""
 
@@ -85,9 +78,6 @@ class PlayerRow(BoxLayout):
         # The game's own words (its catalogue): the same "Player 1" as its prompts say.
         self.seat_text = _(WORDS["player"]).format(number=self.seat + 1)
         self.colour_text = colour_name(self.colour)
-        self.swatch = colour_rgba(self.colour)
-        self.ink = rgba(text_colour_on(COLOURS[self.colour][1])) if self.colour in COLOURS \
-            else [1, 1, 1, 1]
 
     @property
     def typed_name(self) -> str:
@@ -187,11 +177,12 @@ class GlowForm(NumberCorrections, ScrollView):
         # By seat: kv hands `row` over as a weak proxy, never `is` the row itself.
         taken = {other.colour for other in self._rows[:int(self.glow_players)]
                  if other.seat != row.seat}
+        palette = app().palette
         picker.fill([{"value": colour, "text": _(label), "detail": "",
-                      "background": rgba(hex_value),
-                      "text_colour": rgba(text_colour_on(hex_value)),
-                      "highlight": colour == row.colour}
-                     for colour, (label, hex_value) in COLOURS.items()])
+                      "background": rgba(player_colour(colour, palette)),
+                      "text_colour": rgba(text_colour_on(player_colour(colour, palette))),
+                      "highlight": colour == row.colour, "mark": PLAYER_SYMBOLS[colour]}
+                     for colour, label in COLOUR_NAMES.items()])
         picker.offer(taken)
         picker.when_picked = lambda colour: setattr(row, "colour", colour)
         picker.open()

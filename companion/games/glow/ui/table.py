@@ -35,7 +35,6 @@ from companion.games.glow.ui.presenter import (
     rerolls_text,
     tie_break_text,
 )
-from companion.games.glow.ui.setup import colour_hex, colour_rgba
 from companion.games.glow.ui.widgets import AreaCell, DayCell, PlayerTile
 from companion.i18n import _, ngettext
 from companion.ui.table_kit import KitTable
@@ -279,8 +278,7 @@ class GlowTableScreen(KitTable):
                 box.add_widget(tile)
         ranks = rank_numbers(state["outcome"]["ranking"]) if state["outcome"] else {}
         for i, (tile, player) in enumerate(zip(tiles, state["players"], strict=True)):
-            tile.band = colour_rgba(player["colour"])
-            tile.ink = rgba(text_colour_on(colour_hex(player["colour"])))
+            tile.colour = player["colour"] or ""
             tile.starts = i == state["start_player"] and not self.over
             tile.name = player["name"] + (" · " + _("start") if tile.starts else "")
             tile.score = player["score"]

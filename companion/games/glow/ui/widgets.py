@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from kivy.properties import (
     BooleanProperty,
-    ListProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
@@ -16,7 +15,6 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from companion.ui.theme import rgba
 from companion.ui.widgets import MarkFrame
 
 NEUTRAL = "#5A5F66"
@@ -35,10 +33,8 @@ class PlayerTile(MarkFrame, BoxLayout):
     index = NumericProperty(0)
     """The player's seat, from 0."""
     name = StringProperty("")
-    band = ListProperty(rgba(NEUTRAL))
-    """Their colour."""
-    ink = ListProperty([1, 1, 1, 1])
-    """A text colour that reads on it."""
+    colour = StringProperty("")
+    """Their colour's id: the name's band is drawn in it, with its symbol (palette.py)."""
     starts = BooleanProperty(False)
     """They hold the start marker."""
     score = NumericProperty(0)

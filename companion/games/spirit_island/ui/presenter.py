@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import N_, _
-from companion.ui.theme import TERRAIN_COLOURS, text_colour_on
+from companion.ui.palette import DEFAULT_PALETTE, TERRAIN_SYMBOLS, terrain_colour
+from companion.ui.theme import text_colour_on
 
 from .. import table_words
 from ..cards import ALL_CARDS, TERRAIN_NAMES
@@ -34,11 +35,14 @@ SLOTS = ("high_immigration", "ravage", "build", "explore")
 
 @dataclass(frozen=True)
 class TerrainChip:
-    """One terrain of a card: its name and the colour the board game gives it."""
+    """One terrain of a card: its name, the colour the board game gives it (in the palette
+    chosen) and its symbol."""
 
     name: str
     colour: str
     text_colour: str
+    terrain: str = ""
+    symbol: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,12 +54,13 @@ class CardFace:
     terrains: tuple[TerrainChip, ...]
 
 
-def card_face(card_id: str) -> CardFace:
+def card_face(card_id: str, palette: str = DEFAULT_PALETTE) -> CardFace:
     card = ALL_CARDS.get(card_id)
     if card is None:  # a card id the app does not know: show it rather than fail
         return CardFace(card_id, card_id, "", ())
     chips = tuple(
-        TerrainChip(_(TERRAIN_NAMES[t]), TERRAIN_COLOURS[t], text_colour_on(TERRAIN_COLOURS[t]))
+        TerrainChip(_(TERRAIN_NAMES[t]), terrain_colour(t, palette),
+                    text_colour_on(terrain_colour(t, palette)), t, TERRAIN_SYMBOLS[t])
         for t in card.terrains
     )
     stage = _("Stage {stage}").format(stage=ROMAN[card.stage]) if card.stage else ""

@@ -472,11 +472,12 @@ def _expected(state: dict[str, Any]) -> str:
 
 
 def _invader_choice(card_id: str) -> dict[str, Any]:
-    face = presenter.card_face(card_id)
+    face = presenter.card_face(card_id, App.get_running_app().palette)
     colour = face.terrains[0].colour if face.terrains else NEUTRAL_CARD
     terrains = " + ".join(chip.name for chip in face.terrains)
     stage = face.stage or _("special card")
     detail = stage if terrains == face.name else f"{stage} · {terrains}"
     return {"value": face.id, "text": face.name, "detail": detail,
-            "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
+            "background": rgba(colour), "text_colour": rgba(text_colour_on(colour)),
+            "mark": " ".join(chip.symbol for chip in face.terrains)}
 

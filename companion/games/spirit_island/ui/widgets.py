@@ -25,6 +25,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.ui.marks import ColourCue
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
@@ -38,14 +39,13 @@ from companion.ui.widgets import (
 
 from .presenter import CardFace
 
+NEUTRAL_INK = text_colour_on(NEUTRAL_CARD)
 
-class TerrainChip(FitText, Label):
-    """One terrain of a card: its name written on its colour."""
 
-    background = ListProperty([0.5, 0.5, 0.5, 1])
-    """The terrain's colour."""
-    ink = ListProperty([1, 1, 1, 1])
-    """The text colour that reads on it."""
+class TerrainChip(ColourCue, FitText, Label):
+    """One terrain of a card: its name and its symbol written on its colour (`cue_state` is
+    the terrain; a special card's name is written on `cue_keep`)."""
+
     scale = NumericProperty(1)
     """How much larger than at 800x480 the board is drawn."""
 
@@ -72,13 +72,14 @@ class CardTile(BoxLayout):
         if face is None:
             chips = []
         elif face.terrains:
-            chips = [(chip.name, chip.colour, chip.text_colour) for chip in face.terrains]
+            chips = [(chip.name, chip.terrain) for chip in face.terrains]
         else:
-            chips = [(face.name, NEUTRAL_CARD, text_colour_on(NEUTRAL_CARD))]
+            chips = [(face.name, "")]
         shown = reuse_rows(self.ids.chips, self._chips, len(chips),
-                           lambda _index: TerrainChip())
-        for widget, (name, colour, ink) in zip(shown, chips, strict=True):
-            widget.text, widget.background, widget.ink = name, rgba(colour), rgba(ink)
+                           lambda _index: TerrainChip(cue_keep=rgba(NEUTRAL_CARD),
+                                                      cue_keep_ink=rgba(NEUTRAL_INK)))
+        for widget, (name, terrain) in zip(shown, chips, strict=True):
+            widget.text, widget.cue_state = name, terrain
             widget.scale = self.scale
 
     def on_scale(self, *_: Any) -> None:
