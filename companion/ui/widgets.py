@@ -1,7 +1,5 @@
 """Small widgets the screens share: a label that shrinks its text to fit, steppers, pickers.
-
-Their look is in layouts/style.kv; here is only what they do.
-"""
+Their look is in layouts/style.kv; here is only what they do."""
 
 from __future__ import annotations
 
@@ -186,8 +184,8 @@ class FitLabel(FitText, Label):
     """A wrapping label whose text shrinks to fit its box."""
 
     ink = ListProperty([])
-    """A text colour no theme changes (white on a purple tile; empty: the theme's text): an
-    instance's own `color:` would lose to the <FitLabel> rule's at the next change of theme."""
+    """A text colour no theme changes (empty: the theme's): an instance's own `color:` would
+    lose to the <FitLabel> rule's at the next change of theme."""
 
 
 class FitButton(FitText, Button, ThemeFrame):
@@ -361,8 +359,7 @@ class PickerButton(MarkFrame, ButtonBehavior, BoxLayout):
     """Called with `value` when tapped."""
     highlight = BooleanProperty(False)
     """Drawn with a frame, for the likeliest choice."""
-    mark = StringProperty("")
-    """Symbols that tell the colour without it (palette.py): the card's terrains, a player's."""
+    mark = StringProperty("")  # symbols that tell its colour without it (palette.py)
     natural_height = NumericProperty(0)
     """The height that shows its name and all of its detail (the kv works it out)."""
 
