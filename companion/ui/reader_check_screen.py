@@ -93,6 +93,8 @@ class ReaderCheckScreen(Screen):
     # --- what the reader saw ---
 
     def refresh(self, *_args: Any) -> None:
+        if app() is None:  # its timer's last tick after the app stopped
+            return
         reader = app().reader_link.reader
         report = reader.watch.report() if reader is not None else None
         if self._range is not None and reader is not None and report is not None:

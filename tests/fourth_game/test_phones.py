@@ -33,7 +33,8 @@ def mirror(tmp_path: Path) -> Iterator[tuple[Path, str]]:
                 {"cmd": "score", "player": "Bo", "points": 2}])
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.fourth_game.play", "mirror", "--db", str(db),
-         "--port", "0", "--host", "127.0.0.1", "--token", new_token()],
+         "--port", "0", "--host", "127.0.0.1",
+         f"--token={new_token()}"],  # one word: a token may begin with "-"
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert process.stdout is not None

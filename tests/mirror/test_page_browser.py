@@ -80,7 +80,7 @@ class Mirror:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "mirror", "--db", str(self.db), "--host",
-             "127.0.0.1", "--port", str(self.port), "--token", self.token],
+             "127.0.0.1", "--port", str(self.port), f"--token={self.token}"],
             stdout=subprocess.PIPE, cwd=ROOT, env=_env())
         assert self.process.stdout is not None
         self.url = self.process.stdout.readline().decode().strip()
