@@ -59,23 +59,9 @@ class MirrorBadge(BoxLayout):
 
 def badge_beside(popup: Any, url: str) -> None:
     """Show the badge beside a menu's buttons (below them on a tall screen) while the mirror
-    is on: the players reach for the code where they reach for the game's other things. A menu
-    the app keeps opens again and again: its badge follows the mirror (a new address, or gone
-    with the buttons alone again once the mirror is off)."""
+    is on: the players reach for the code where they reach for the game's other things."""
     content = popup.content
-    if content is None:
-        return
-    if isinstance(content, MenuWithBadge):
-        badge = next(child for child in content.children if isinstance(child, MirrorBadge))
-        if url:
-            badge.url = url
-            return
-        buttons = next(child for child in content.children if child is not badge)
-        content.remove_widget(buttons)
-        popup._container.remove_widget(content)
-        popup.content = buttons
-        return
-    if not url:
+    if not url or content is None or isinstance(content, MenuWithBadge):
         return
     popup._container.remove_widget(content)
     wrapper = MenuWithBadge()

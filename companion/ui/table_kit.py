@@ -369,7 +369,7 @@ class KitTable(Screen):
     def open_menu(self) -> None:
         """The game's menu: the kit's (Home, Abandon, Settings, Back) unless the game has its
         own."""
-        KitMenu.kept().open()
+        KitMenu().open()
 
     # --- the banner ---
 

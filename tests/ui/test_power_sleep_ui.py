@@ -1,5 +1,5 @@
 """Sleep and power through the real window: a sleeping screen is woken by a tap that does
-nothing else, on every game's table; Turn off and Restart in every game's menu and on Home,
+nothing else, on every game's table; Turn off and Restart on Home,
 always asked first, the games flushed before systemd is asked."""
 
 from __future__ import annotations
@@ -103,15 +103,16 @@ def on_the_appliance(ui: Harness, tmp_path: Path, returncode: int = 0) -> Runner
     return runner
 
 
-def test_menu_turn_off_asks_then_flushes_the_games_and_powers_off(
+def test_turn_off_asks_then_flushes_the_games_and_powers_off(
         game_id: str, ui: Harness, tmp_path: Path) -> None:
     ui.app.change_setting("companion", "confirm", "0")  # asked all the same
     start_on_table(ui, game_id)
     runner = on_the_appliance(ui, tmp_path)
     ui.tap_id("done")
     assert runner.wal.stat().st_size > 0  # the move is in the log, not yet in the file
-    ui.tap_id("menu")
-    ui.tap(button(ui.popup(), "Turn off"))
+    ui.app.show("home")  # the table's Menu → Home
+    ui.frames(2)
+    ui.tap(button(ui.widget("power"), "Turn off"))
     confirm = ui.popup()
     assert isinstance(confirm, ConfirmPopup) and runner.calls == []
     ui.tap(button(confirm, "Turn off"))
@@ -122,17 +123,18 @@ def test_menu_turn_off_asks_then_flushes_the_games_and_powers_off(
 def test_a_refused_restart_is_told_and_the_game_goes_on(ui: Harness, tmp_path: Path) -> None:
     table = start_on_table(ui, "spirit-island")
     runner = on_the_appliance(ui, tmp_path, returncode=1)
-    ui.tap_id("menu")
-    ui.tap(button(ui.popup(), "Restart"))
+    ui.app.show("home")
+    ui.frames(2)
+    ui.tap(button(ui.widget("power"), "Restart"))
     ui.tap(button(ui.popup(), "Cancel"))
-    menu = ui.popup()
-    assert runner.calls == [] and not isinstance(menu, ConfirmPopup)  # back in the menu
-    ui.tap(button(menu, "Restart"))
+    assert runner.calls == [] and ui.popup() is None  # nothing asked of the system
+    ui.tap(button(ui.widget("power"), "Restart"))
     ui.tap(button(ui.popup(), "Restart"))
     assert [command for command, _wal in runner.calls] == [["systemctl", "reboot"]]
     assert ui.app.notice.startswith("The table could not be restarted")
     moves = ui.state["undo_count"]
     ui.app.show(table.name)
+    ui.frames(4)
     ui.tap_id("done")  # the games file is still open
     assert ui.state["undo_count"] == moves + 1, ui.app.notice
 
@@ -148,8 +150,11 @@ def test_off_the_appliance_the_buttons_are_dimmed_and_a_tap_says_why(
         game_id: str, ui: Harness) -> None:
     ui.app.power = PowerControl(flush=ui.app.flush_games, environ={})
     start_on_table(ui, game_id)
-    ui.tap_id("menu")
-    pair = next(w for w in ui.popup().walk() if isinstance(w, PowerButtons))
+    ui.app.show("home")
+    ui.frames(2)
+    pair = ui.widget("power")
+    pair.refresh()
+    assert isinstance(pair, PowerButtons)
     assert pair.unavailable == NOT_THE_APPLIANCE
     assert all(child.opacity < 1 for child in pair.children)
     ui.tap(button(pair, "Turn off"))

@@ -364,7 +364,7 @@ class GlowTableScreen(KitTable):
         chooser.open()
 
     def open_menu(self) -> None:
-        GlowMenu.kept().open()
+        GlowMenu().open()
 
     # --- the panels ---
 

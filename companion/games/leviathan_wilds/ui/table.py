@@ -275,7 +275,7 @@ class LeviathanTableScreen(KitTable):
         app().send({"cmd": what, "guardian": self.selected, "amount": amount})
 
     def open_menu(self) -> None:
-        LeviathanMenu.kept().open()
+        LeviathanMenu().open()
 
     def strike(self) -> None:
         """Which crystal, then how much: a strike by the chosen guardian."""

@@ -432,7 +432,7 @@ class TableScreen(KitTable):
         picker.open()
 
     def open_menu(self) -> None:
-        GameMenu.kept().open()
+        GameMenu().open()
 
     def show_details(self, panel: str) -> None:
         """The sentences behind a panel's numbers: "fear", "blight" or "deck"."""
