@@ -85,6 +85,8 @@ NO_PLAYER_COLOUR = "#5A5F66"
 
 WARNING_SIGN = "⚠"
 ACTIVE_ARROW = "▶"
+CORNER_MARK = "◥"
+"""A corner of its own colour, for a chip too small for a symbol beside its figure."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,14 @@ CUES: dict[str, dict[str, Cue]] = {
     "warning": {"": Cue(""), "warning": Cue(WARNING_SIGN)},
     "active": {"": Cue(""), "active": Cue(ACTIVE_ARROW)},
 }
-"""Every kind of element whose states a colour tells, with each state's cue."""
+"""Every kind of element whose states a colour tells, with each state's cue (a game adds its
+own kinds with `add_cues`)."""
+
+
+def add_cues(kind: str, cues: dict[str, Cue]) -> None:
+    """A game's own kind of coloured element (Leviathan Wilds' crystals), from its own code: the
+    marks, the colour-blind test and the palettes then treat it as any other."""
+    CUES[kind] = dict(cues)
 
 
 def cue(kind: str, state: str) -> Cue | None:

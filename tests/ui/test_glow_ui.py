@@ -216,7 +216,10 @@ def test_a_whole_game_is_played_through_the_window_and_scored_in_one_tap_per_pla
     ui.tap(panel.ids.close)
     player = ui.state["players"][players - 1]
     assert player["board_value"] == 8 and tile.threshold_text == "glowworms 0 / companions 1"
-    assert tile.ids.threshold.color != ui.app.colours["text"]  # threshold not met: marked
+    # Threshold not met: marked by its colour and, for eyes that do not tell it, by a sign.
+    assert tile.ids.threshold.color != ui.app.colours["text"]
+    assert tile.ids.threshold_sign.text == "⚠"
+    assert tile.compact or tile.ids.threshold_sign.width > 0  # (a compact tile hides the line)
     play_to_the_end(ui)
     # Seven evenings passed the marker left; the eighth ended the game.
     assert ui.state["start_player"] == (first + 7) % players

@@ -182,7 +182,7 @@ class LeviathanTableScreen(KitTable):
                           lambda _index: CrystalDie())
         for die, crystal in zip(dice, standing, strict=True):
             die.text = "+".join(str(value) for value in crystal["dice"])
-            die.colour = rgba(WILD if crystal["corrupted"] else CALM)
+            die.cue_state = "corrupted" if crystal["corrupted"] else ""
 
     def _show_banner(self, state: dict[str, Any]) -> None:
         """The banner's lines are the kit's (the game's `banner`); the step button follows the

@@ -16,6 +16,8 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.marks import ColourCue, CueMark
+from companion.ui.palette import CORNER_MARK, Cue, add_cues
 from companion.ui.theme import rgba
 from companion.ui.widgets import FitLabel, MarkFrame
 
@@ -24,6 +26,11 @@ CALM = "#5B3F8C"
 WILD = "#0F6B6B"
 """A threat's wild half: the game's turquoise, dark enough for white text."""
 FACE_DOWN = "#4A4F55"
+
+# A crystal's die is purple, or turquoise with a white corner once corrupted (the game's colours
+# stay apart for every colour-vision deficiency, so both palettes keep them).
+add_cues("crystal", {"": Cue("", {"standard": CALM}),
+                     "corrupted": Cue(CORNER_MARK, {"standard": WILD})})
 
 
 class ThreatTile(MarkFrame, BoxLayout):
@@ -95,12 +102,14 @@ class WrathSpace(FitLabel):
     """The wrath marker stands on it."""
 
 
-class CrystalDie(FitLabel):
+class CrystalDie(ColourCue, FitLabel):
     """A crystal standing, as its dice (a giant crystal's two values joined by "+"), in its
-    `text`."""
+    `text`; its `cue_state` is "" (calm: purple) or "corrupted" (turquoise, with a corner)."""
 
-    colour = ListProperty(rgba(CALM))
-    """Purple, or turquoise when corrupted."""
+
+class CornerMark(CueMark):
+    """A die's mark: its top right corner filled (a glyph's own margins would keep it off the
+    corner, and a die has no room for a symbol beside its figures)."""
 
 
 def threat_number(card: str | None) -> str:
