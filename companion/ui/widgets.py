@@ -92,8 +92,8 @@ class FitText:
 
     def _fit(self, *_: Any) -> None:
         label: Any = self
-        width = max(label.width - 2 * label.padding[0], 1)
-        room = label.height - 2 * label.padding[1]
+        width = max(label.width - label.padding[0] - label.padding[2], 1)
+        room = label.height - label.padding[1] - label.padding[3]
         key = (label.text, width, room, tuple(label.padding), self.base_font_size,
                self.min_font_size, label.font_name, label.bold, label.italic, label.markup,
                label.line_height, label.font_blended, label.font_hinting, label.max_lines,
@@ -124,7 +124,8 @@ class FitText:
             label.font_size = max(self.min_font_size, label.font_size * 0.9)
             label.texture_update()
         return (label.font_size, label.texture_size[1] - (self._room(room) - room)
-                + 2 * label.padding[1], label.texture_size[0] + 2 * label.padding[0])
+                + label.padding[1] + label.padding[3],
+                label.texture_size[0] + label.padding[0] + label.padding[2])
 
     def _room(self, room: float) -> float:
         """The box's height for the text's lines, with what may stand out at the font size."""
@@ -160,7 +161,7 @@ class FitText:
         core.refresh()
         # Kivy lays the text out inside text_size less the padding, and breaks a word a few
         # pixels before the measured width is reached.
-        return bool(core.texture.size[0] > width - 2 * label.padding[0] - 4)
+        return bool(core.texture.size[0] > width - label.padding[0] - label.padding[2] - 4)
 
     def fits(self) -> bool:
         label: Any = self
