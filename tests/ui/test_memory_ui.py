@@ -187,8 +187,19 @@ def test_a_question_let_go_of_takes_its_translated_texts_along_and_the_rest_stil
         ui.frames(1)
         return question
 
-    gc.collect()
-    before = len(tr.observers)
+    def settled() -> int:
+        """The rules bound now, once what earlier tests let go of is collected: a widget
+        the clock still held for a frame goes a frame or two later (and its rules with it)."""
+        count = -1
+        for _ in range(20):
+            ui.frames(1)
+            gc.collect()
+            if len(tr.observers) == count:
+                break
+            count = len(tr.observers)
+        return count
+
+    before = settled()
     kept = ask()
     bound = len(tr.observers) - before
     assert bound >= 2, f"the question's title and Cancel should bind to the translator: {bound}"
@@ -197,8 +208,8 @@ def test_a_question_let_go_of_takes_its_translated_texts_along_and_the_rest_stil
         question.dismiss()
         ui.frames(1)
         del question
-    gc.collect()
-    assert len(tr.observers) == before + bound, (
+    # Fewer is no leak: the rules of a widget older than the test may still go meanwhile.
+    assert settled() <= before + bound, (
         f"{len(tr.observers) - before - bound} bindings to the translator left behind by 25 "
         "questions opened and closed")
     try:
