@@ -204,7 +204,9 @@ class Harness:
             self.frames(4)
 
     def screenshot(self, path: Path) -> Path:
-        """Write the window as a PNG at exactly `path`."""
+        """Write the window as a PNG at exactly `path`: a frame drawn just now (the window's
+        back buffer is read, which a frame not redrawn since a resize may leave stale)."""
+        self.window.canvas.ask_update()
         self.frames(2)
         path.parent.mkdir(parents=True, exist_ok=True)
         self.window.screenshot(str(path.with_suffix("")) + "-shot.png")
