@@ -1,12 +1,12 @@
-"""Turn off and Restart, on Home and on the System screen: one pair of buttons, a question asked
-every time (whatever the confirm setting: a table turned off by a stray tap is a game
-interrupted), and, where the table cannot be turned off from its screen, the pair dimmed with the
-reason a tap away, never missing without a word. What they do is companion/power.py's; their
-look is layouts/power.kv.
+"""Turn off and Restart: one pair of buttons on Home and on the System screen, and a button in
+every game's table menu that opens the pair in a popup of its own; a question asked every time
+(whatever the confirm setting: a table turned off by a stray tap is a game interrupted), and,
+where the table cannot be turned off from its screen, the pair dimmed with the reason a tap
+away, never missing without a word. What they do is companion/power.py's; their look is
+layouts/power.kv, which also joins the button to every TableMenu as it is built.
 
-Not yet in the games' table menus (a table's Menu → Home reaches them): any button added there
-changes the seeded random play of tests/ui/test_memory_ui.py, whose soak opens the menu, and
-its Glow bounds then failed on where the play stood at a check, not on a leak (stop 45)."""
+A menu is built anew each time it opens, so it gets one plain button (as its others) and not the
+pair: the popup with the pair is built once and kept (InstantPopup.kept)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
 from ..i18n import N_, _
@@ -87,3 +89,26 @@ class PowerUnavailable(InstantPopup):
 
     message = StringProperty("")
     """The reason, translated (power.PowerControl.unavailable_because)."""
+
+
+class PowerPopup(InstantPopup):
+    """Turn off and Restart, reached from a game's table menu."""
+
+
+def join_menu(menu: ModalView) -> None:
+    """Add "Turn off or restart…" to a table menu's grid of buttons: every game's menu (a
+    TableMenu) gets it here, its own layout knowing nothing of it. A menu laid out without a
+    grid has nowhere for it and is left as it is."""
+    content = getattr(menu, "content", None)
+    grids = [] if content is None else [widget for widget in content.walk(restrict=True)
+                                        if isinstance(widget, GridLayout)]
+    if not grids:
+        return
+
+    def open_power(_button: Any) -> None:
+        menu.dismiss()
+        PowerPopup.kept().open()
+
+    button = Factory.TapButton(text=_("Turn off or restart…"))
+    button.bind(on_release=open_power)
+    grids[0].add_widget(button)

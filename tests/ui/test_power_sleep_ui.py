@@ -1,6 +1,6 @@
 """Sleep and power through the real window: a sleeping screen is woken by a tap that does
-nothing else, on every game's table; Turn off and Restart on Home,
-always asked first, the games flushed before systemd is asked."""
+nothing else, on every game's table; Turn off and Restart on Home and
+from every game's table menu, always asked first, the games flushed before systemd is asked."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.power import NOT_THE_APPLIANCE, PowerControl
-from companion.ui.power_menu import TURNING_OFF, PowerButtons, PowerUnavailable
+from companion.ui.power_menu import TURNING_OFF, PowerButtons, PowerPopup, PowerUnavailable
 from companion.ui.sleep import AWAKE, DIM, OFF
 from companion.ui.widgets import ConfirmPopup
 
@@ -110,9 +110,18 @@ def test_turn_off_asks_then_flushes_the_games_and_powers_off(
     runner = on_the_appliance(ui, tmp_path)
     ui.tap_id("done")
     assert runner.wal.stat().st_size > 0  # the move is in the log, not yet in the file
-    ui.app.show("home")  # the table's Menu → Home
-    ui.frames(2)
-    ui.tap(button(ui.widget("power"), "Turn off"))
+    # Every game's menu has the way there (the shared TableMenu's), once however often opened.
+    for _opening in range(2):
+        ui.tap_id("menu")
+        menu = ui.popup()
+        assert len([widget for widget in menu.walk(restrict=True)
+                    if getattr(widget, "text", None) == "Turn off or restart…"]) == 1
+        ui.tap(button(menu, "Back to the table"))
+    ui.tap_id("menu")
+    ui.tap(button(ui.popup(), "Turn off or restart…"))
+    power = ui.popup()
+    assert isinstance(power, PowerPopup)
+    ui.tap(button(power, "Turn off"))
     confirm = ui.popup()
     assert isinstance(confirm, ConfirmPopup) and runner.calls == []
     ui.tap(button(confirm, "Turn off"))
