@@ -21,10 +21,16 @@ def logged_new_game(game: Game, command: c.Command) -> dict[str, Any]:
     return data if game.id == DEFAULT_GAME else {"cmd": data.pop("cmd"), "game": game.id, **data}
 
 
+BY = "by"
+"""A logged command's sender when a seat sent it from a phone (its label): not the game's."""
+
+
 def parse_logged(game: Game, data: Any) -> c.Command:
-    """A logged command of `game` (a new_game's "game" field, which chose the game, left out)."""
-    if isinstance(data, dict) and data.get("cmd") == "new_game":
-        data = {key: value for key, value in data.items() if key != "game"}
+    """A logged command of `game` (a new_game's "game" field, which chose the game, and a seat's
+    "by", left out)."""
+    if isinstance(data, dict) and (data.get("cmd") == "new_game" or BY in data):
+        data = {key: value for key, value in data.items()
+                if key != BY and (key != "game" or data.get("cmd") != "new_game")}
     return game.parse_command(data)
 
 

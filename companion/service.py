@@ -19,9 +19,10 @@ from .core.errors import Refused
 from .core.events import Event
 from .core.game import Game, State
 from .core.phrases import Translate, as_written
+from .core.seats import Seat, SeatActed
 from .core.session import GameSession
 from .game_archive import Export, Import
-from .game_log import logged_new_game, parse_logged
+from .game_log import BY, logged_new_game, parse_logged
 from .games.registry import DEFAULT_GAME, GAMES, game_named
 from .rules_commands import RulesSearch, rules_search_field
 from .saved_games import (
@@ -48,6 +49,32 @@ class NewGameOf(c.Command):
     name: ClassVar[str] = "new_game"
     game: Game
     setup: c.Command
+
+
+@dataclass(frozen=True)
+class SeatRequest(c.Command):
+    """A player's request from their seat's phone (issue 31): `request` (its "cmd" and fields,
+    no player) for seat `player`, made at `version` (`GameService.seat_version`)."""
+
+    name: ClassVar[str] = "seat"
+    player: int
+    request: Any
+    version: str
+
+
+def parse_seat_request(data: dict[str, Any]) -> SeatRequest:
+    unknown = sorted(set(data) - {"cmd", "player", "request", "version"})
+    if unknown:
+        raise Refused(f"'seat' does not take {', '.join(map(str, unknown))[:80]}; it takes "
+                      "player, request, version")
+    player, request, version = data.get("player"), data.get("request"), data.get("version")
+    if not isinstance(player, int) or isinstance(player, bool) or player < 0:
+        raise Refused("'seat' needs the field 'player': the seat's number, from 0")
+    if not isinstance(request, dict):
+        raise Refused("'seat' needs the field 'request': an object such as {\"cmd\": \"fear\"}")
+    if not isinstance(version, str):
+        raise Refused("'seat' needs the field 'version': the moment the seat's page showed")
+    return SeatRequest(player, request, version)
 
 
 @dataclass(frozen=True)
@@ -128,6 +155,8 @@ class GameService:
             return NewGameOf(game, game.parse_command(setup))
         registry = {**game.commands, **SERVICE_COMMANDS}
         name = data.get("cmd") if isinstance(data, dict) else None
+        if name == SeatRequest.name and name not in game.commands:
+            return parse_seat_request(data)
         if isinstance(name, str) and name in game.commands:
             return game.parse_command(data)
         if name == RulesSearch.name:
@@ -193,6 +222,8 @@ class GameService:
         try:
             if isinstance(command, Catalogue):
                 return Reply(extra={"catalogue": self.game.catalogue()})
+            if isinstance(command, SeatRequest):
+                return self.handle_seat(command.player, command.request, command.version)[1]
             for handler in self._handlers:
                 if isinstance(command, handler.commands):
                     return Reply(extra=handler.handle(command, translate))
@@ -203,9 +234,56 @@ class GameService:
         except StoreError as error:
             raise Refused(str(error)) from None
 
+    # --- seats: players acting from their own phones ----------------------------------------
+
+    def seats(self) -> list[Seat]:
+        """Who may hold a seat in the game being played (none while no game is, or for a game
+        without seats)."""
+        rules, state = self.game.seat_rules, self.state
+        if rules is None or state is None:
+            return []
+        return rules.seats(self.game.view(state, as_written))
+
+    def seat_version(self) -> str | None:
+        """The moment of play a seat's command must be made in: the game and where it stands
+        (None while no game with seats is being played)."""
+        rules, state = self.game.seat_rules, self.state
+        if rules is None or state is None or self.game_id is None:
+            return None
+        return f"game {self.game_id}, {rules.moment(self.game.view(state, as_written))}"
+
+    def handle_seat(self, player: int, request: Any, version: str) -> tuple[Seat, Reply]:
+        """A seat's request for its `player`, played in turn with the table's commands and
+        durable before this returns, logged with the seat's name ("by"); undo at the table
+        takes it back like any command. Refused, with nothing changed, when the game has no
+        such seat, is over, the request is not that player's own to send, or `version` (the
+        moment the phone saw, `seat_version`) is no longer the table's."""
+        rules, state = self.game.seat_rules, self.state
+        if rules is None or state is None or self.game_id is None:
+            raise Refused("no game with seats is being played")
+        view = self.game.view(state, as_written)
+        seat = next((seat for seat in rules.seats(view) if seat.player == player), None)
+        if seat is None:
+            raise Refused("this game has no such seat")
+        if view.get("outcome") is not None:
+            raise Refused("the game is over")
+        if version != self.seat_version():
+            raise Refused(f"the table has moved on (now {self.seat_version()}): what you saw "
+                          "is gone; look again before you send it")
+        command = self.parse(rules.command(view, player, request))
+        if type(command).name not in self.game.commands or isinstance(
+                command, (self.game.new_game, NewGameOf, *c.SESSION_COMMANDS.values())):
+            raise Refused(f"a seat cannot send {type(command).name}")
+        try:
+            reply = self._play(command, by=seat.label)
+        except StoreError as error:
+            raise Refused(str(error)) from None
+        acted = SeatActed(seat.label, rules.action_label(view, player, request))
+        return seat, Reply([acted, *reply.events], {"seat": seat.label})
+
     # --- playing ----------------------------------------------------------------------------
 
-    def _play(self, command: c.Command) -> Reply:
+    def _play(self, command: c.Command, by: str | None = None) -> Reply:
         before = self.session
         if isinstance(command, NewGameOf):
             if command.game is not self.game:
@@ -220,7 +298,7 @@ class GameService:
         if logged is None:
             return Reply(events)
         try:
-            self._save(logged)
+            self._save(logged, by)
         except StoreError:
             self.session.rollback(checkpoint)
             self.session = before
@@ -237,7 +315,7 @@ class GameService:
                           "changed") from None
         return Reply(events)
 
-    def _save(self, logged: c.Command) -> None:
+    def _save(self, logged: c.Command, by: str | None = None) -> None:
         state = self.session.state
         assert state is not None
         summary = self.game.summary(state)
@@ -246,8 +324,11 @@ class GameService:
             self.log_length = 1
             return
         assert self.game_id is not None
-        self.store.append(self.game_id, self.game.command_to_dict(logged), summary,
-                          self.session.snapshot, after=self.log_length)
+        entry = self.game.command_to_dict(logged)
+        if by is not None:
+            entry[BY] = by  # who sent it from their phone; replay leaves it out
+        self.store.append(self.game_id, entry, summary, self.session.snapshot,
+                          after=self.log_length)
         self.log_length += 1
 
 

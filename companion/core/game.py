@@ -22,6 +22,7 @@ from .commands import Command, command_to_dict
 from .events import Event
 from .history import GameHistory
 from .phrases import Translate
+from .seats import SeatRules
 
 State = Any
 """A game's state: immutable, equal when the games are equal (replay checks rely on it)."""
@@ -243,6 +244,9 @@ class Game:
     names: Callable[[Translate], dict[str, dict[str, str]]] = no_names
     """Pure: the words for ids the state holds as ids, by kind ({"steps": {"reveal": "1 Reveal
     a threat", …}, "phases": …}), through `translate`, for the phones' page."""
+    seat_rules: SeatRules | None = None
+    """Who sits at the table and what each may send from their own phone (core/seats.py);
+    None: the game offers no seats."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Anything a game's own screens want to find through the registry."""
 

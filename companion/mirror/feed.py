@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import i18n
 from ..core.phrases import Translate
+from ..core.seats import seat_lines
 from ..driver import StateSnapshot
 
 log = logging.getLogger(__name__)
@@ -155,7 +156,8 @@ class MirrorFeed:
             game = frame.snapshot.game
             words = i18n.translations(lang)
             try:
-                banners = game.banner(list(frame.events), view, words)
+                banners = seat_lines(list(frame.events), words) + game.banner(
+                    list(frame.events), view, words)
             except (KeyError, TypeError, ValueError, IndexError) as error:
                 # A banner that cannot be worded must not keep the state from the phones.
                 log.warning("%s: no banner for %s (%r)", game.id, frame.events, error)

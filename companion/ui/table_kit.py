@@ -30,6 +30,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from .. import i18n
+from ..core.seats import seat_lines
 from ..i18n import _
 from .figures import sizes as figure_sizes
 from .widgets import FitButton, GrowLabel, TableMenu, reuse_rows
@@ -268,7 +269,8 @@ class KitTable(Screen):
         if game is None:
             return []
         words = i18n.translations(i18n.language())
-        return [(line["kind"], line["text"]) for line in game.banner(events, state, words)]
+        return [(line["kind"], line["text"])
+                for line in seat_lines(events, words) + game.banner(events, state, words)]
 
     # --- showing ---
 

@@ -7,7 +7,7 @@ from typing import Any
 from companion.core.game import Course, Game, model_fields
 from companion.core.phrases import render
 
-from . import api, data, table_words
+from . import api, data, seats, table_words
 from .about import GLOW as LISTED
 from .history import HISTORY, help_step, standings
 from .reads import plan_read
@@ -91,4 +91,6 @@ GLOW = Game(
     plan_read=plan_read,
     history=HISTORY,
     help_step=help_step,
+    # Each player's own actions from their phone (issue 31).
+    seat_rules=seats.SEAT_RULES,
 )

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.core.game import Course, Game, model_fields
 
-from . import api, data, table_words
+from . import api, data, seats, table_words
 from .about import LEVIATHAN_WILDS as LISTED
 from .history import HISTORY
 from .reads import plan_read
@@ -107,4 +107,6 @@ LEVIATHAN_WILDS = Game(
     layouts="leviathan_wilds",
     table_screen="companion.games.leviathan_wilds.ui.table:LeviathanTableScreen",
     setup_form="companion.games.leviathan_wilds.ui.setup:LeviathanForm",
+    # Each player's own actions from their phone (issue 31).
+    seat_rules=seats.SEAT_RULES,
 )

@@ -8,7 +8,7 @@ from typing import Any
 from companion.core.game import Course, Game
 
 from . import commands as c
-from . import table_words
+from . import seats, table_words
 from .about import SPIRIT_ISLAND as LISTED
 from .catalogue import catalogue
 from .codec import state_from_record, state_to_record
@@ -92,4 +92,6 @@ SPIRIT_ISLAND = Game(
     names=table_words.names,
     history=HISTORY,
     help_step=help_step,
+    # Each player's own actions from their phone (issue 31).
+    seat_rules=seats.SEAT_RULES,
 )
