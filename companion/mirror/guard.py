@@ -1,8 +1,9 @@
 """The guard in front of every connection to the mirror: what a stranger on the Wi-Fi can take
 is kept small. Connections are capped (overall and per address, strangers making room for
 phones), a request's header block is capped in bytes and in time, strangers and methods other
-than GET and HEAD are answered here before aiohttp sees them, and a phone that stops reading is
-noticed so the server can drop it.
+than GET and HEAD are answered here before aiohttp sees them (but a seat's POST of its action,
+whose small body is counted through), and a phone that stops reading is noticed so the server
+can drop it.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ SECURITY_HEADERS = {
                                "style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
 }
 _METHODS = (b"GET", b"HEAD")
+SEAT_ACTION_PATH = b"/seat/act"
+"""Under the token: where a seat POSTs its action (server.py), the one request with a body."""
+SEAT_BODY_BYTES = 2048
+"""A seat's action in JSON: a command and a few fields."""
 LINGER_S = 2.0
 """After a refusal the connection reads (and forgets) this long, so the answer is not lost to a
 reset while the client is still sending."""
@@ -167,6 +172,8 @@ class Connection(asyncio.Protocol):
         self._http_open = False
         self._deadline: asyncio.TimerHandle | None = None
         self._stalled_since: float | None = None
+        self._body_left = 0
+        """Bytes of an admitted POST's body still to hand to aiohttp as they come."""
 
     # asyncio's protocol ------------------------------------------------------------------
 
@@ -210,6 +217,14 @@ class Connection(asyncio.Protocol):
             return  # refused: read and forgotten until the linger ends
         self._head += data
         while self._passing:
+            if self._body_left:  # a seat's action: its bytes go through as they are
+                body = bytes(self._head[:self._body_left])
+                del self._head[:len(body)]
+                self._body_left -= len(body)
+                self.http.data_received(body)
+                if self._body_left:
+                    return
+                continue
             end = self._head.find(b"\r\n\r\n")
             limit = self.mirror.limits.header_bytes
             if (end < 0 and len(self._head) > limit) or end + 4 > limit:
@@ -270,17 +285,42 @@ class Connection(asyncio.Protocol):
         if not allowed_client(self.mirror.peer_address(self)):
             self._refuse(HTTPStatus.FORBIDDEN, "the mirror answers only the local network", head)
             return False
-        if method not in _METHODS:
+        target = rest.partition(b" ")[0]
+        token = b"/t/" + self.mirror.token.encode()
+        posts = method == b"POST" and target == token + SEAT_ACTION_PATH
+        if method not in _METHODS and not posts:
             self._refuse(HTTPStatus.METHOD_NOT_ALLOWED, "the mirror only shows the game", head,
                          {"Allow": "GET, HEAD"})
             return False
-        target = rest.partition(b" ")[0]
-        token = b"/t/" + self.mirror.token.encode()
         if target != token and not target.startswith((token + b"/", token + b"?")):
             # No token, no second request: a stranger guessing pays a connection a guess.
             self._refuse(HTTPStatus.NOT_FOUND, "not found", head)
             return False
+        if posts and not self._takes_body(block):
+            return False
         self.mirror.connections.prove(self.transport)
+        return True
+
+    def _takes_body(self, block: bytes) -> bool:
+        """A seat's POST: one Content-Length, no larger than SEAT_BODY_BYTES, and no other
+        framing (a body whose end two readers could see differently is refused)."""
+        lengths, framed = [], False
+        for line in block.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                lengths.append(value.strip())
+            framed = framed or name == b"transfer-encoding"
+        if framed or len(lengths) != 1 or not lengths[0].isdigit():
+            self._refuse(HTTPStatus.LENGTH_REQUIRED, "a seat's action needs one Content-Length",
+                         False)
+            return False
+        length = int(lengths[0])
+        if length > SEAT_BODY_BYTES:
+            self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                         f"a seat's action may take {SEAT_BODY_BYTES} bytes", False)
+            return False
+        self._body_left = length
         return True
 
     def _refuse(self, status: HTTPStatus, text: str, head: bool,

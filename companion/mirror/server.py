@@ -1,6 +1,7 @@
 """The mirror's HTTP server: the page, the state, its live stream and the rules search, under
 /t/<token>, for the local network only, and nothing that changes anything (every method but GET
-and HEAD is refused).
+and HEAD is refused) but a seat's action: a POST from the page of a seat the table handed out
+(seats.py), with the seat's secret in a header, from the page's own origin, a few a second.
 
 aiohttp speaks HTTP, on an asyncio loop in a thread of its own: a phone costs a coroutine, not a
 thread. In front of each connection a guard (guard.py) keeps what a stranger on the Wi-Fi can
@@ -24,11 +25,21 @@ from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import web
 
+from .. import i18n
 from . import DEFAULT_PORT
 from .access import check_token, lan_addresses
 from .feed import Frame, MirrorFeed, language_of
-from .guard import SECURITY_HEADERS, SERVER_NAME, Connection, Connections, Limits, reset
+from .guard import (
+    SEAT_ACTION_PATH,
+    SECURITY_HEADERS,
+    SERVER_NAME,
+    Connection,
+    Connections,
+    Limits,
+    reset,
+)
 from .rules_lookup import RulesLookup
+from .seats import SeatDesk
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +51,8 @@ _PATH = re.compile(r"^/t/(?P<token>[^/]+)(?P<rest>/.*)?$")
 MESSAGES_KEPT = 32
 HANDOVER_FRAMES = 256
 """States the publisher may get ahead of the loop before a stream is given up."""
+SEAT_HEADER = "X-Seat-Token"
+"""The header a seat's page sends its secret in (never in the address, which browsers keep)."""
 
 
 def _peer_of(connection: Connection) -> str:
@@ -53,9 +66,11 @@ class MirrorServer:
     def __init__(self, feed: MirrorFeed, token: str, port: int = DEFAULT_PORT,
                  host: str | None = None, rules: RulesLookup | None = None,
                  peer_address: Callable[[Connection], str] = _peer_of,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, seats: SeatDesk | None = None) -> None:
         self.token = check_token(token)
         self.feed = feed
+        self.seats = seats
+        """The seats the table handed out (None: this mirror only shows)."""
         self.requested_port = port
         self.host = host
         self.rules = rules or RulesLookup()
@@ -185,17 +200,22 @@ class MirrorServer:
 
     async def _route(self, request: web.BaseRequest) -> web.StreamResponse:
         head = request.method == "HEAD"
-        if request.method not in ("GET", "HEAD"):  # the guard answers these already
-            return await self._text(request, HTTPStatus.METHOD_NOT_ALLOWED,
-                                    "the mirror only shows the game", {"Allow": "GET, HEAD"})
         url = urlsplit(request.raw_path)
         match = _PATH.match(url.path)
+        rest = (match["rest"] or "/") if match is not None else ""
+        seat_action = request.method == "POST" and rest == SEAT_ACTION_PATH.decode()
+        if request.method not in ("GET", "HEAD") and not seat_action:  # the guard's already
+            return await self._text(request, HTTPStatus.METHOD_NOT_ALLOWED,
+                                    "the mirror only shows the game", {"Allow": "GET, HEAD"})
         if match is None or match["token"] != self.token:
             return await self._text(request, HTTPStatus.NOT_FOUND, "not found")
         self.connections.prove(request.transport)
-        rest = match["rest"] or "/"
         query = parse_qs(url.query)
         lang = language_of(query.get("lang", [""])[0])
+        if seat_action:
+            return await self._seat_action(request)
+        if rest == "/seat/me":
+            return await self._seat_page_data(request, lang)
         if rest == "/":
             return await self._send(request, HTTPStatus.OK, "text/html; charset=utf-8",
                                     self.page)
@@ -213,6 +233,64 @@ class MirrorServer:
             return await self._rules(request,
                                      lambda: {"entry": self.rules.entry(entry_id, lang)})
         return await self._text(request, HTTPStatus.NOT_FOUND, "not found")
+
+    # --- seats ------------------------------------------------------------------------------
+
+    def _seat_of(self, request: web.BaseRequest) -> Any:
+        secret = request.headers.get(SEAT_HEADER, "")
+        return self.seats.seat_of(secret) if self.seats is not None and secret else None
+
+    async def _seat_page_data(self, request: web.BaseRequest, lang: str) -> web.StreamResponse:
+        """Who the seat is, the moment its requests must be made in and its buttons, in the
+        phone's language (404 for a secret revoked, of an earlier game, or never given)."""
+        seat = self._seat_of(request)
+        if seat is None:
+            return await self._text(request, HTTPStatus.NOT_FOUND, "not found")
+        assert self.seats is not None
+        version, actions = self.seats.offered(seat)
+        words = i18n.translations(lang)
+        body = {"seat": {"player": seat.player, "label": seat.label, "colour": seat.colour},
+                "version": version, "lang": lang,
+                "actions": [{"label": words.gettext(action.label), "request": action.request}
+                            for action in actions]}
+        return await self._json(request, HTTPStatus.OK, body)
+
+    async def _seat_action(self, request: web.BaseRequest) -> web.StreamResponse:
+        """A seat's action: {"request": {"cmd": …, …}, "version": "…"}, answered {"ok": …}
+        once the table has carried it out (or refused it, saying why)."""
+        seat = self._seat_of(request)
+        if seat is None:
+            return await self._text(request, HTTPStatus.NOT_FOUND, "not found")
+        assert self.seats is not None
+        host = request.headers.get("Host", "")
+        if not host or request.headers.get("Origin") != f"http://{host}":
+            return await self._text(request, HTTPStatus.FORBIDDEN,
+                                    "a seat's action comes from its own page only")
+        if not self.seats.allow(seat):
+            return await self._text(request, HTTPStatus.TOO_MANY_REQUESTS,
+                                    "too many actions at once: wait a moment",
+                                    {"Retry-After": "1"})
+        try:
+            async with asyncio.timeout(self.limits.request_deadline_s):
+                data = json.loads(await request.read())
+        except (ValueError, UnicodeDecodeError):
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("request"), dict) or \
+                not isinstance(data.get("version"), str):
+            return await self._text(request, HTTPStatus.BAD_REQUEST,
+                                    'a seat\'s action is {"request": {"cmd": …}, "version": …}')
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(None, self.seats.act, seat, data["request"],
+                                            data["version"])
+        reply = {"ok": bool(answer.get("ok")), "seat": seat.label}
+        if not reply["ok"]:
+            reply["error"] = str(answer.get("error", ""))
+        return await self._json(request, HTTPStatus.OK, reply)
+
+    async def _json(self, request: web.BaseRequest, status: HTTPStatus,
+                    body: dict[str, Any]) -> web.StreamResponse:
+        return await self._send(request, status, "application/json; charset=utf-8",
+                                json.dumps(body, ensure_ascii=False).encode("utf-8"))
 
     async def _rules(self, request: web.BaseRequest,
                      answer: Callable[[], dict[str, Any]]) -> web.StreamResponse:
