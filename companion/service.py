@@ -244,13 +244,16 @@ class GameService:
             return []
         return rules.seats(self.game.view(state, as_written))
 
-    def seat_version(self) -> str | None:
+    def seat_version(self, view: dict[str, Any] | None = None) -> str | None:
         """The moment of play a seat's command must be made in: the game and where it stands
-        (None while no game with seats is being played)."""
+        (None while no game with seats is being played). `view`: the state as `view` shows it
+        in any language, if at hand (the moment is made of ids and numbers)."""
         rules, state = self.game.seat_rules, self.state
         if rules is None or state is None or self.game_id is None:
             return None
-        return f"game {self.game_id}, {rules.moment(self.game.view(state, as_written))}"
+        if view is None:
+            view = self.game.view(state, as_written)
+        return f"game {self.game_id}, {rules.moment(view)}"
 
     def handle_seat(self, player: int, request: Any, version: str) -> tuple[Seat, Reply]:
         """A seat's request for its `player`, played in turn with the table's commands and
@@ -267,9 +270,10 @@ class GameService:
             raise Refused("this game has no such seat")
         if view.get("outcome") is not None:
             raise Refused("the game is over")
-        if version != self.seat_version():
-            raise Refused(f"the table has moved on (now {self.seat_version()}): what you saw "
-                          "is gone; look again before you send it")
+        now = self.seat_version(view)
+        if version != now:
+            raise Refused(f"the table has moved on (now {now}): what you saw is gone; look "
+                          "again before you send it")
         command = self.parse(rules.command(view, player, request))
         if type(command).name not in self.game.commands or isinstance(
                 command, (self.game.new_game, NewGameOf, *c.SESSION_COMMANDS.values())):

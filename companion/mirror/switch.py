@@ -10,6 +10,7 @@ from typing import Any
 from ..driver import StateSnapshot
 from . import DEFAULT_PORT
 from .feed import MirrorFeed
+from .seats import SeatDesk
 from .server import MirrorServer
 
 log = logging.getLogger(__name__)
@@ -19,9 +20,12 @@ PORTS_TRIED = 10
 
 
 class MirrorSwitch:
-    def __init__(self, port: int = DEFAULT_PORT, host: str | None = None) -> None:
+    def __init__(self, port: int = DEFAULT_PORT, host: str | None = None,
+                 seats: SeatDesk | None = None) -> None:
         self.port = port
         self.host = host
+        self.seats = seats
+        """The seats the table hands out (None: the phones only follow)."""
         self.feed = MirrorFeed()
         self.server: MirrorServer | None = None
 
@@ -36,7 +40,7 @@ class MirrorSwitch:
             return self.url
         error: OSError | None = None
         for port in range(self.port, self.port + PORTS_TRIED) if self.port else [0]:
-            server = MirrorServer(self.feed, token, port=port, host=self.host)
+            server = MirrorServer(self.feed, token, port=port, host=self.host, seats=self.seats)
             try:
                 server.start()
             except OSError as why:
@@ -52,6 +56,8 @@ class MirrorSwitch:
         """Close every socket and stream: nothing listens afterwards."""
         if self.server is None:
             return
+        if self.seats is not None:
+            self.seats.end_all()  # seats are off while the mirror is
         self.server.stop()
         self.server.rules.close()
         self.server = None

@@ -138,7 +138,7 @@ class CompanionApp(App):
                                 BuildingAhead(self, DEFAULT_GAME))
         self.idle_collection = IdleCollection()
         self.reader_link = ReaderLink(self)
-        self.mirror_link = MirrorLink()
+        self.mirror_link = MirrorLink(lambda command: self.carry_out(command, quiet=True))
         self.voice_link = VoiceLink()
         """The voice that reads the step and the news aloud (Settings -> Voice)."""
         self._rules_index: Any = None
