@@ -198,6 +198,7 @@ def bench(args: list[str]) -> int:
                    "tests.benchmarks.bench_every_table",
                    "tests.benchmarks.bench_reader",
                    "tests.benchmarks.bench_rules", "tests.benchmarks.bench_mirror",
+                   "tests.benchmarks.bench_seats",
                    "tests.benchmarks.bench_soak"):
         code = subprocess.call([str(BIN / "python"), "-m", module, *args], cwd=ROOT)
         if code != 0:

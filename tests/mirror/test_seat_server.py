@@ -9,61 +9,19 @@ import http.client
 import json
 import socket
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.bootstrap import build_service
-from companion.driver import ScriptDriver, StateSnapshot
-from companion.mirror.feed import MirrorFeed
 from companion.mirror.guard import SEAT_BODY_BYTES
-from companion.mirror.seats import BURST, SEAT_TOKEN_BYTES, SeatDesk
+from companion.mirror.seats import BURST, SEAT_TOKEN_BYTES
 from companion.mirror.server import SEAT_HEADER, MirrorServer
-from companion.service import GameService
+from tests.seat_table import Table
 
 TOKEN = "tok-en_123456"
 GLOW = {"cmd": "new_game", "game": "glow", "players": 3, "board": "sea",
         "names": ["Ana", "Ben", "Cy"]}
-
-
-class Table:
-    """The app's part, without a screen: one thread of its own in place of Kivy's, on which
-    the table's commands and the seats' take turns (the games file is that thread's), and the
-    desk told of the seats after each command."""
-
-    def __init__(self, path: Path) -> None:
-        self.thread = ThreadPoolExecutor(max_workers=1)
-        self.service: GameService = self.thread.submit(lambda: build_service(path)[0]).result()
-        self.driver = ScriptDriver(self.service, "en")
-        self.desk = SeatDesk(self.from_a_seat)
-        self.feed = MirrorFeed()
-
-    def send(self, command: dict[str, Any]) -> dict[str, Any]:
-        return self.thread.submit(self._carry_out, command).result(timeout=30)
-
-    def _carry_out(self, command: dict[str, Any]) -> dict[str, Any]:
-        answer = self.driver.handle(command)
-        self.publish()
-        return answer
-
-    def close(self) -> None:
-        self.thread.submit(self.service.store.close).result()
-        self.thread.shutdown()
-
-    def from_a_seat(self, player: int, request: Any, version: str) -> dict[str, Any]:
-        return self.send({"cmd": "seat", "player": player, "request": request,
-                          "version": version})
-
-    def publish(self) -> None:
-        service = self.service
-        self.desk.seat_up(service.game_id, service.seats())
-        rules, state = service.game.seat_rules, self.driver.state()
-        self.desk.offer(service.seat_version(), {
-            seat.player: rules.actions(state, seat.player) for seat in service.seats()}
-            if rules is not None and state is not None else {})
-        self.feed.publish(StateSnapshot.of(service))
 
 
 @pytest.fixture
