@@ -14,14 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.factory import Factory
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
 from ..i18n import N_, _
 from ..power import PowerFailed
+from .menu_buttons import add_to_menu
 from .widgets import InstantPopup, ask_then
 
 TURN_OFF_QUESTION = N_("Turn the table off? The games are kept; wait until the screen is dark "
@@ -97,18 +96,5 @@ class PowerPopup(InstantPopup):
 
 def join_menu(menu: ModalView) -> None:
     """Add "Turn off or restart…" to a table menu's grid of buttons: every game's menu (a
-    TableMenu) gets it here, its own layout knowing nothing of it. A menu laid out without a
-    grid has nowhere for it and is left as it is."""
-    content = getattr(menu, "content", None)
-    grids = [] if content is None else [widget for widget in content.walk(restrict=True)
-                                        if isinstance(widget, GridLayout)]
-    if not grids:
-        return
-
-    def open_power(_button: Any) -> None:
-        menu.dismiss()
-        PowerPopup.kept().open()
-
-    button = Factory.TapButton(text=_("Turn off or restart…"))
-    button.bind(on_release=open_power)
-    grids[0].add_widget(button)
+    TableMenu) gets it here, its own layout knowing nothing of it."""
+    add_to_menu(menu, _("Turn off or restart…"), lambda: PowerPopup.kept().open())

@@ -9,13 +9,12 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
 from ..i18n import _
+from .menu_buttons import add_to_menu
 from .widgets import InstantPopup
 
 REFRESH_S = 1.0
@@ -78,17 +77,5 @@ def join_menu(menu: ModalView) -> None:
     has seats; its own layout knows nothing of it."""
     if getattr(menu, "_seats_joined", False) or not app().mirror_link.seats():
         return
-    content = getattr(menu, "content", None)
-    grids = [] if content is None else [widget for widget in content.walk(restrict=True)
-                                        if isinstance(widget, GridLayout)]
-    if not grids:
-        return
-
-    def open_seats(_button: Any) -> None:
-        menu.dismiss()
-        SeatsPopup.kept().open()
-
-    button = Factory.TapButton(text=_("Seats: players' phones…"))
-    button.bind(on_release=open_seats)
-    grids[0].add_widget(button)
-    menu._seats_joined = True  # type: ignore[attr-defined]
+    menu._seats_joined = add_to_menu(
+        menu, _("Seats: players' phones…"), lambda: SeatsPopup.kept().open())
