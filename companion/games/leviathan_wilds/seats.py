@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.errors import Refused
+from companion.core.phrases import Phrase
 from companion.core.seats import Seat, SeatAction, SeatRules, own_actions
 from companion.i18n import N_
 
@@ -32,9 +33,10 @@ _OWN = own_actions({"health": frozenset({"amount"}), "corruption": frozenset({"a
 def command(view: dict[str, Any], guardian: int, request: dict[str, Any]) -> dict[str, Any]:
     if isinstance(request, dict) and request.get("cmd") == TURN_DONE:
         if set(request) != {"cmd"}:
-            raise Refused(f"a seat's {TURN_DONE} takes no other field")
+            raise Refused(Phrase("\"{name}\" from a seat takes no other field", name=TURN_DONE))
         if view["active"] != guardian or view["step"] != ACTIVATE:
-            raise Refused("only the active guardian ends their turn, while they act (step 2)")
+            raise Refused(Phrase("only the active guardian ends their turn, while they act "
+                                 "(step 2)"))
         return {"cmd": "next", "step": ACTIVATE}
     return _OWN(view, guardian, request)
 
