@@ -113,8 +113,9 @@ def test_every_game_with_seats_offers_a_code_per_player_and_one_taken_back_ends(
 
 @pytest.mark.skipif(shutil.which("zbarimg") is None,
                     reason="zbarimg is missing: apt-get install zbar-tools (tasks.py does)")
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
-@pytest.mark.parametrize("game", ["spirit-island", "glow", "leviathan-wilds"])
+@pytest.mark.parametrize(("game", "size"), [("spirit-island", (800, 480)),
+                                             ("glow", (720, 1280)),
+                                             ("leviathan-wilds", (800, 480))])
 def test_each_seat_s_code_scans_as_its_own_address(ui: Harness, game: str,
                                                    size: tuple[int, int]) -> None:
     ui.app.mirror_port = 0
