@@ -50,10 +50,10 @@ WARM_UP = 600
 end: every screen, picker and panel has been built by then. (A Glow soak whose first end
 scoring fell after tap 300 grew 33 MB with its score panels' first openings, then stayed flat;
 a Leviathan Wilds soak measured from tap 300 grew 18 MB by tap 1,300 and then not at all, from
-tap 550 7 MB: first visits' price, not a leak.) Every measure, the first too, is taken at a new game's
-table: a check in the middle of a game counted what the table showed at that moment (Glow's
-end scoring: 65 widgets more, with 11,000 bindings), so any change to a button anywhere, which
-moves the seeded play, moved the figures past their bounds."""
+tap 550 7 MB: first visits' price, not a leak.) Every measure, the first too, is taken at a new
+game's table: a check in the middle of a game counted what the table showed at that moment
+(Glow's end scoring: 65 widgets more, with 11,000 bindings), so any change to a button
+anywhere, which moves the seeded play, moved the figures past their bounds."""
 CHECK_EVERY = 250
 """Taps between two checks: a leak fails the test early rather than after every tap."""
 RSS_GROWTH_MB = 20.0
@@ -116,7 +116,8 @@ def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_i
             allowed = BINDING_GROWTH + BINDINGS_PER_WIDGET * max(grown, 0)
             assert bindings - base_bindings <= allowed, (
                 f"{game_id}: {bindings - base_bindings} more Kivy bindings after {done} taps "
-                f"than after {warm} ({base_bindings} → {bindings}; {grown} more widgets)")
+                f"than after {warm} ({base_bindings} → {bindings}; {grown} more widgets, the "
+                f"most: {most})")
             assert rss - base_rss <= RSS_GROWTH_MB, (
                 f"{game_id}: resident memory grew {rss - base_rss:.1f} MB from tap {warm} "
                 f"to tap {done} ({base_rss:.1f} → {rss:.1f} MB)")
