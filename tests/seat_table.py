@@ -36,7 +36,9 @@ class Table:
     def _carry_out(self, command: dict[str, Any]) -> dict[str, Any]:
         answer = self.driver.handle(command)
         if answer["ok"]:
-            self.published.append((self.publish(answer["events"]), time.monotonic_ns()))
+            seq = self.publish(answer["events"])
+            self.published.append((seq, time.monotonic_ns()))
+            answer["seq"] = seq  # the state's number on the feed (the phones are not told)
         return answer
 
     def close(self) -> None:

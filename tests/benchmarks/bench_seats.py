@@ -37,6 +37,20 @@ NEW_GAME = {"cmd": "new_game", "game": "glow", "players": SEATS, "board": "sea",
             "names": ["Ana", "Ben", "Cy", "Di"]}
 
 
+class SeatedTable(Table):
+    """The table, noting which state each seat's action became, per seat in order."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.states_of: dict[int, list[int]] = {}
+
+    def from_a_seat(self, player: int, request: Any, version: str) -> dict[str, Any]:
+        answer = super().from_a_seat(player, request, version)
+        if answer["ok"]:
+            self.states_of.setdefault(player, []).append(answer["seq"])
+        return answer
+
+
 def seat(port: int, secret: str, table: Table, player: int, actions: int,
          taps: list[tuple[int, int, int]]) -> None:
     """One seat's phone: `actions` taps, alternately +1 and -1 on its score, at the seat's
@@ -63,7 +77,7 @@ def seat(port: int, secret: str, table: Table, player: int, actions: int,
 
 def run(phones: int, actions: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        table = Table(Path(folder) / "games.sqlite3")
+        table = SeatedTable(Path(folder) / "games.sqlite3")
         table.send(NEW_GAME)
         server = MirrorServer(table.feed, TOKEN, port=0, host="127.0.0.1",
                               rules=RulesLookup(open_index=lambda: None), seats=table.desk)
@@ -83,18 +97,18 @@ def run(phones: int, actions: int) -> None:
         report = json.loads(output.strip().splitlines()[-1])
         server.stop()
         table.close()
-    report_figures(phones, taps, table.published, report)
+    report_figures(phones, taps, table.states_of, report)
 
 
 def report_figures(phones: int, taps: list[tuple[int, int, int]],
-                   published: list[tuple[int, int]], report: dict[str, Any]) -> None:
-    # Each tap's state: the first state published after the tap whose answer followed it.
-    published.sort(key=lambda item: item[1])
+                   states_of: dict[int, list[int]], report: dict[str, Any]) -> None:
+    # A seat taps one at a time: its n-th answered tap made the n-th state it was answered.
     tapped_of: dict[int, int] = {}
-    for _player, tapped, answered in taps:
-        seq = next((seq for seq, at in published if tapped <= at <= answered), None)
-        if seq is not None:
-            tapped_of[seq] = tapped
+    done: dict[int, int] = {}
+    for player, tapped, _answered in taps:
+        index = done.get(player, 0)
+        tapped_of[states_of[player][index]] = tapped
+        done[player] = index + 1
     answer_ms = sorted((answered - tapped) / 1e6 for _player, tapped, answered in taps)
     every_phone = sorted((at - tapped_of[seq]) / 1e6 for arrived in report["arrived"]
                          for seq, at in arrived if seq in tapped_of)
