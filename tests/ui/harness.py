@@ -214,6 +214,41 @@ class Harness:
         written.replace(path)
         return path
 
+    def rendered(self, path: Path) -> Path:
+        """The window's widgets (the screen, then any popup over it) drawn into a picture of
+        their own and written as a PNG at exactly `path`, for a picture a program reads (a QR
+        code). Unlike `screenshot`, nothing is read back from the window, which just after a
+        resize may still hold part of an earlier frame: a code of an earlier test's app was
+        once scanned beside the one drawn, and a tall picture came out half blank."""
+        from kivy.core.image import Image
+        from kivy.graphics import ClearBuffers, ClearColor, Fbo, Scale, Translate
+
+        self.frames(2)
+        width, height = self.window.size
+        fbo = Fbo(size=(width, height), with_stencilbuffer=True)
+        with fbo:
+            ClearColor(0, 0, 0, 1)
+            ClearBuffers()
+            Scale(1, -1, 1)
+            Translate(0, -height, 0)
+        canvas = self.window.canvas
+        drawn = sorted(((canvas.indexof(child.canvas), child) for child in self.window.children
+                        if canvas.indexof(child.canvas) > -1), key=lambda pair: pair[0])
+        for _index, child in drawn:  # a canvas draws in one place at a time
+            canvas.remove(child.canvas)
+        try:
+            for _index, child in drawn:  # in the window's order: the screen, then popups
+                fbo.add(child.canvas)
+            fbo.draw()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            Image(fbo.texture).save(str(path), flipped=False)
+        finally:
+            for _index, child in drawn:
+                fbo.remove(child.canvas)
+            for index, child in drawn:
+                canvas.insert(index, child.canvas)
+        return path
+
     # --- finding and tapping ---
 
     @property

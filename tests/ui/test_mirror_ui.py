@@ -102,7 +102,7 @@ def test_the_code_on_home_and_beside_the_menu_scans_as_the_address(
     badge = ui.screen.ids.mirror_badge
     assert badge.opacity == 1 and badge.ids.code.texture is not None
     name = f"mirror-home-{size[0]}x{size[1]}.png"
-    shot = ui.screenshot(SCREENSHOTS / name)
+    shot = ui.rendered(SCREENSHOTS / name)
     assert scanned(shot) == ui.app.mirror_url
     assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 8})
     ui.app.show("table")
@@ -111,7 +111,7 @@ def test_the_code_on_home_and_beside_the_menu_scans_as_the_address(
     menu = ui.popup()
     assert isinstance(menu.content, MenuWithBadge)
     assert any(isinstance(child, MirrorBadge) for child in menu.content.children)
-    shot = ui.screenshot(SCREENSHOTS / f"mirror-menu-{size[0]}x{size[1]}.png")
+    shot = ui.rendered(SCREENSHOTS / f"mirror-menu-{size[0]}x{size[1]}.png")
     assert scanned(shot) == ui.app.mirror_url
     menu.dismiss()
 
@@ -163,7 +163,7 @@ def test_the_code_beside_leviathan_wilds_menu_scans_as_the_address_and_leaves_wi
     assert len(drawn) == 1 and drawn[0].startswith(ui.app.mirror_url + " "), drawn
     badges = [child for child in menu.content.children if isinstance(child, MirrorBadge)]
     assert len(badges) == 1 and badges[0].url == ui.app.mirror_url
-    shot = ui.screenshot(SCREENSHOTS / f"mirror-leviathan-menu-{size[0]}x{size[1]}.png")
+    shot = ui.rendered(SCREENSHOTS / f"mirror-leviathan-menu-{size[0]}x{size[1]}.png")
     assert scanned(shot) == ui.app.mirror_url
     menu.dismiss()
     ui.frames(2)
