@@ -16,7 +16,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.seats import Seat, SeatAction
@@ -71,12 +71,9 @@ class SeatDesk:
         with self._lock:
             if game != self._game:
                 self._game, self._held = game, {}
-            kept = {seat.player: self._held.get(seat.player) for seat in seats}
-            self._held = {
-                seat.player: (_Held(seat, self._new_token()) if held is None
-                              else _Held(seat, held.token, held.claimed, held.allowance,
-                                         held.checked))
-                for seat, held in ((seat, kept[seat.player]) for seat in seats)}
+            held = self._held
+            self._held = {seat.player: _Held(seat, self._new_token()) if seat.player not in held
+                          else replace(held[seat.player], seat=seat) for seat in seats}
 
     def offer(self, version: str | None, actions: dict[int, list[SeatAction]]) -> None:
         """What each seat's page offers now, and the moment its requests must be made in (the

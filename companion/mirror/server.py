@@ -300,8 +300,7 @@ class MirrorServer:
             log.warning("the rules search did not answer: %s", error or type(error).__name__)
             return await self._text(request, HTTPStatus.SERVICE_UNAVAILABLE,
                                     "the rules search is not ready")
-        body = json.dumps(found, ensure_ascii=False).encode("utf-8")
-        return await self._send(request, HTTPStatus.OK, "application/json; charset=utf-8", body)
+        return await self._json(request, HTTPStatus.OK, found)
 
     async def _text(self, request: web.BaseRequest, status: HTTPStatus, text: str,
                     extra: dict[str, str] | None = None) -> web.StreamResponse:
