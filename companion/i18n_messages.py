@@ -93,7 +93,8 @@ def game_messages() -> set[str]:
              endings.DEFEAT_DECLARED, endings.LOSS_CONDITION_MET, reminders.BEGINNER_BLIGHT.text,
              reminders.VIRTUAL_DECK.text, reminders.CHOSEN_BLIGHT_CARD.text,
              reminders.EVENT_DECK.text}
-    found |= {reminders.RITUALS_FEAR_DECK.text, reminders.BLITZ_BEGINNER_BLIGHT.text}
+    found |= {reminders.RITUALS_FEAR_DECK.text, reminders.BLITZ_BEGINNER_BLIGHT.text,
+              texts.SPIRIT_NAME, texts.STILL_GROWING, texts.EVERY_SPIRIT_DONE}
     notes: list[Note | Reminder] = [
         *base_table_rules.BASE_SETUP,
         *(note for levels in adversary_table_rules.ADVERSARY_SETUP.values()
@@ -128,8 +129,9 @@ def card_messages() -> set[str]:
     return {text for text in found if text}
 
 
-SHARED_RULES = PACKAGE / "core" / "commands.py"
-"""Where core refuses, for every game's rules, the commands they do not decide."""
+SHARED_RULES = (PACKAGE / "core" / "commands.py", PACKAGE / "core" / "seats.py")
+"""Where core refuses, for every game's rules, the commands they do not decide and a seat's
+requests that are not its own."""
 
 
 def written_phrases(game: Game) -> set[str]:
@@ -137,7 +139,7 @@ def written_phrases(game: Game) -> set[str]:
     Python file in the folder of the module its `decide` comes from, and the refusals core
     writes for its rules (`SHARED_RULES`)."""
     folder = Path(inspect.getfile(game.decide)).parent
-    return code_messages([*sorted(folder.glob("*.py")), SHARED_RULES], ("Phrase",))
+    return code_messages([*sorted(folder.glob("*.py")), *SHARED_RULES], ("Phrase",))
 
 
 GATHERED_HERE = {"game": game_messages, "cards": card_messages}

@@ -18,12 +18,13 @@ from .core import commands as c
 from .core.errors import Refused
 from .core.events import Event
 from .core.game import Game, State
-from .core.phrases import Translate, as_written
-from .core.seats import Seat, SeatActed
+from .core.phrases import Phrase, Translate, as_written
+from .core.seats import Seat
 from .core.session import GameSession
 from .game_archive import Export, Import
 from .game_log import BY, logged_new_game, parse_logged
 from .games.registry import DEFAULT_GAME, GAMES, game_named
+from .i18n import N_
 from .rules_commands import RulesSearch, rules_search_field
 from .saved_games import (
     Abandon,
@@ -263,26 +264,27 @@ class GameService:
         moment the phone saw, `seat_version`) is no longer the table's."""
         rules, state = self.game.seat_rules, self.state
         if rules is None or state is None or self.game_id is None:
-            raise Refused("no game with seats is being played")
+            raise Refused(Phrase(N_("no game with seats is being played")))
         view = self.game.view(state, as_written)
         seat = next((seat for seat in rules.seats(view) if seat.player == player), None)
         if seat is None:
-            raise Refused("this game has no such seat")
+            raise Refused(Phrase(N_("this game has no such seat")))
         if view.get("outcome") is not None:
-            raise Refused("the game is over")
+            raise Refused(Phrase(N_("the game is over")))
         now = self.seat_version(view)
         if version != now:
-            raise Refused(f"the table has moved on (now {now}): what you saw is gone; look "
-                          "again before you send it")
+            raise Refused(Phrase(N_("the table has moved on: what you saw is gone; look again "
+                                    "before you send it")), hint=f" (now {now})")
         command = self.parse(rules.command(view, player, request))
         if type(command).name not in self.game.commands or isinstance(
                 command, (self.game.new_game, NewGameOf, *c.SESSION_COMMANDS.values())):
-            raise Refused(f"a seat cannot send {type(command).name}")
+            raise Refused(Phrase(N_("a seat cannot send {name}: it is not this player's own "
+                                    "action"), name=repr(type(command).name)))
         try:
             reply = self._play(command, by=seat.label)
         except StoreError as error:
             raise Refused(str(error)) from None
-        acted = SeatActed(seat.label, rules.action_label(view, player, request))
+        acted = rules.acted(seat, view, request)
         return seat, Reply([acted, *reply.events], {"seat": seat.label})
 
     # --- playing ----------------------------------------------------------------------------

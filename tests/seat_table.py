@@ -53,11 +53,8 @@ class Table:
         """Tell the desk and the phones (with the command's `events`, for the banner); returns
         the state's number on the feed."""
         service = self.service
-        rules, state = service.game.seat_rules, self.driver.state()
-        seats = rules.seats(state) if rules is not None and state is not None else []
-        self.desk.seat_up(service.game_id, seats)
-        self.desk.offer(service.seat_version(state),
-                        {seat.player: rules.actions(state, seat.player) for seat in seats}
-                        if rules is not None and state is not None else {})
+        state = self.driver.state()
+        self.desk.follow(service.game_id, service.game.seat_rules,
+                         service.seat_version(state) if state else None, state)
         return self.feed.publish(StateSnapshot.of(service), {"en": state} if state else None,
                                  events)

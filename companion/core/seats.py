@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..i18n import N_
 from .errors import Refused
 from .events import Event
+from .phrases import Phrase
 
 SEAT_LINE = N_("{seat}: {action}")
 """The banner's line for a seat's action."""
@@ -32,6 +33,20 @@ class Seat:
     banner's name."""
     colour: str | None = None
     """Their colour, where the game gives players one."""
+    template: str | None = None
+    """Where `label` is the game's words rather than a name: its English template, numbered
+    ("Spirit {number}", the player's number from 1), shown in the players' language."""
+
+    def shown(self, translate: Callable[[str], str]) -> str:
+        return called(self.label, self.template, self.player + 1, translate)
+
+
+def called(label: str, template: str | None, number: int | None,
+           translate: Callable[[str], str]) -> str:
+    """A seat's name in `translate`'s language: a name as written, the game's words translated."""
+    if template is None or number is None:
+        return label
+    return translate(template).format(number=number)
 
 
 @dataclass(frozen=True)
@@ -43,6 +58,25 @@ class SeatAction:
     says the seat did."""
     request: dict[str, Any]
     """What the phone sends for it (`SeatRules.command` makes it the player's command)."""
+    values: dict[str, str] = field(default_factory=dict)
+    """Names `label` is a template for ("{name} to the graveyard"), shown as written."""
+
+    def shown(self, translate: Callable[[str], str]) -> str:
+        return translate(self.label).format(**self.values) if self.values \
+            else translate(self.label)
+
+
+@dataclass(frozen=True)
+class SeatFigure:
+    """One of a seat's own figures, shown above its buttons ("Health 6")."""
+
+    label: str
+    """In English, translated where it is shown."""
+    value: int | str
+
+
+def no_figures(view: dict[str, Any], player: int) -> list[SeatFigure]:
+    return []
 
 
 @dataclass(frozen=True)
@@ -52,6 +86,13 @@ class SeatActed(Event):
     type: ClassVar[str] = "seat_acted"
     seat: str
     action: str
+    seat_template: str | None = None
+    """The seat's `Seat.template`, and its number, to say its name in each language."""
+    seat_number: int | None = None
+    action_template: str | None = None
+    """For a button whose label names something (`SeatAction.values`): its template and the
+    names, to say it in each language; `action` is it in English."""
+    action_values: dict[str, str] | None = None
 
 
 def seat_lines(events: list[dict[str, Any]],
@@ -60,7 +101,10 @@ def seat_lines(events: list[dict[str, Any]],
     the table and the phones say who did it, whatever the game."""
     return [{"kind": SeatActed.type,
              "text": words.gettext(SEAT_LINE).format(
-                 seat=event["seat"], action=words.gettext(event["action"]))}
+                 seat=called(event["seat"], event.get("seat_template"),
+                             event.get("seat_number"), words.gettext),
+                 action=words.gettext(event["action_template"]).format(**event["action_values"])
+                 if event.get("action_template") else words.gettext(event["action"]))}
             for event in events if event.get("type") == SeatActed.type]
 
 
@@ -79,14 +123,21 @@ class SeatRules:
     moment is refused, since what the player saw is gone."""
     actions: Callable[[dict[str, Any], int], list[SeatAction]]
     """The buttons player `int`'s page offers now, in order."""
+    figures: Callable[[dict[str, Any], int], list[SeatFigure]] = no_figures
+    """Player `int`'s own figures, which their buttons move, for their page."""
 
-    def action_label(self, view: dict[str, Any], player: int, request: Any) -> str:
-        """What the request does in the words of its button (English), or its command's name
-        for one the page does not offer as a button."""
-        for action in self.actions(view, player):
-            if action.request == request:
-                return action.label
-        return str(request.get("cmd", "")) if isinstance(request, dict) else ""
+    def acted(self, seat: Seat, view: dict[str, Any], request: Any) -> SeatActed:
+        """The news that `seat` sent `request`, in the words of its button (its command's name
+        for one the page does not offer as a button)."""
+        action = next((action for action in self.actions(view, seat.player)
+                       if action.request == request), None)
+        number = None if seat.template is None else seat.player + 1
+        if action is None:
+            name = str(request.get("cmd", "")) if isinstance(request, dict) else ""
+            return SeatActed(seat.label, name, seat.template, number)
+        return SeatActed(seat.label, action.shown(str), seat.template, number,
+                         action.label if action.values else None,
+                         dict(action.values) if action.values else None)
 
 
 def own_actions(allowed: Mapping[str, frozenset[str]], player_field: str | None,
@@ -100,10 +151,12 @@ def own_actions(allowed: Mapping[str, frozenset[str]], player_field: str | None,
     def command(view: dict[str, Any], player: int, request: dict[str, Any]) -> dict[str, Any]:
         name = request.get("cmd") if isinstance(request, dict) else None
         if not isinstance(name, str) or name not in allowed:
-            raise Refused(f"a seat can send {', '.join(sorted(allowed))}, not {name!r}")
+            raise Refused(Phrase("a seat cannot send {name}: it is not this player's own "
+                                 "action", name=repr(name)))
         stray = sorted(set(request) - {"cmd"} - allowed[name])
         if stray:
-            raise Refused(f"a seat's {name} takes no {', '.join(stray)}")
+            raise Refused(Phrase("a seat's {name} takes no {fields}", name=name,
+                                 fields=", ".join(stray)))
         condition = conditions.get(name)
         why = condition(view, player) if condition is not None else None
         if why is not None:

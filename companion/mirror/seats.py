@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.seats import Seat, SeatAction
+from ..core.seats import Seat, SeatAction, SeatFigure, SeatRules
 
 SEAT_TOKEN_BYTES = 24
 """192 random bits a seat (the issue asks for 128 at the least)."""
@@ -62,6 +62,7 @@ class SeatDesk:
         self._held: dict[int, _Held] = {}
         self._version: str | None = None
         self._actions: dict[int, list[SeatAction]] = {}
+        self._figures: dict[int, list[SeatFigure]] = {}
 
     # --- the table's side ---------------------------------------------------------------------
 
@@ -75,21 +76,40 @@ class SeatDesk:
             self._held = {seat.player: _Held(seat, self._new_token()) if seat.player not in held
                           else replace(held[seat.player], seat=seat) for seat in seats}
 
-    def offer(self, version: str | None, actions: dict[int, list[SeatAction]]) -> None:
-        """What each seat's page offers now, and the moment its requests must be made in (the
-        table's thread, after every command, before the phones are told of it)."""
+    def offer(self, version: str | None, actions: dict[int, list[SeatAction]],
+              figures: dict[int, list[SeatFigure]] | None = None) -> None:
+        """What each seat's page offers now (its buttons and its own figures), and the moment
+        its requests must be made in (the table's thread, after every command, before the
+        phones are told of it)."""
         with self._lock:
             self._version, self._actions = version, dict(actions)
+            self._figures = dict(figures or {})
+
+    def follow(self, game: object, rules: SeatRules | None, version: str | None,
+               view: dict[str, Any] | None) -> None:
+        """The seats of the game the table shows (`view`, as the game's rules read it), with
+        their buttons and figures; no seats while no game with seats is played."""
+        if rules is None or not view or game is None:
+            self.end_all()
+            return
+        seats = rules.seats(view)
+        self.seat_up(game, seats)
+        self.offer(version, {seat.player: rules.actions(view, seat.player) for seat in seats},
+                   {seat.player: rules.figures(view, seat.player) for seat in seats})
 
     def offered(self, seat: Seat) -> tuple[str | None, list[SeatAction]]:
         with self._lock:
             return self._version, list(self._actions.get(seat.player, []))
 
+    def figures_of(self, seat: Seat) -> list[SeatFigure]:
+        with self._lock:
+            return list(self._figures.get(seat.player, []))
+
     def end_all(self) -> None:
         """No seats (the mirror switched off, or no game with seats is played)."""
         with self._lock:
             self._game, self._held = None, {}
-            self._version, self._actions = None, {}
+            self._version, self._actions, self._figures = None, {}, {}
 
     def revoke(self, player: int) -> None:
         """The phone holding `player`'s seat can no longer act (it still follows, read-only);

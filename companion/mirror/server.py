@@ -249,10 +249,13 @@ class MirrorServer:
         assert self.seats is not None
         version, actions = self.seats.offered(seat)
         words = i18n.translations(lang)
-        body = {"seat": {"player": seat.player, "label": seat.label, "colour": seat.colour},
+        body = {"seat": {"player": seat.player, "label": seat.shown(words.gettext),
+                         "colour": seat.colour},
                 "version": version, "lang": lang,
-                "actions": [{"label": words.gettext(action.label), "request": action.request}
-                            for action in actions]}
+                "actions": [{"label": action.shown(words.gettext), "request": action.request}
+                            for action in actions],
+                "figures": [{"label": words.gettext(figure.label), "value": figure.value}
+                            for figure in self.seats.figures_of(seat)]}
         return await self._json(request, HTTPStatus.OK, body)
 
     async def _seat_action(self, request: web.BaseRequest) -> web.StreamResponse:

@@ -72,14 +72,11 @@ class MirrorLink:
         """Tell the desk who sits at the table now and what each seat's page offers."""
         if self.desk is None:
             return
-        rules = service.game.seat_rules if service is not None else None
-        if rules is None or not state or service.game_id is None:
+        if service is None:
             self.desk.end_all()
             return
-        seats = rules.seats(state)
-        self.desk.seat_up(service.game_id, seats)
-        self.desk.offer(service.seat_version(state),
-                        {seat.player: rules.actions(state, seat.player) for seat in seats})
+        self.desk.follow(service.game_id, service.game.seat_rules,
+                         service.seat_version(state) if state else None, state)
 
     def seats(self) -> list[tuple[Seat, str, bool]]:
         """The seats handed out now, each with the address its phone opens and whether a phone

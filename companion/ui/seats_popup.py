@@ -65,7 +65,7 @@ class SeatsPopup(InstantPopup):
             for card in shown:
                 cards.add_widget(card)
         for card, (seat, url, held) in zip(shown, seats, strict=True):
-            card.label, card.url, card.held = seat.label, url, held
+            card.label, card.url, card.held = seat.shown(_), url, held
 
     def revoke(self, player: int) -> None:
         app().mirror_link.revoke(player)

@@ -48,6 +48,12 @@ def seat_buttons(browser: Any) -> list[str]:
         "return [...document.querySelectorAll('#seat-actions button')].map(b => b.textContent)"))
 
 
+def seat_figures(browser: Any) -> list[tuple[str, str]]:
+    return [tuple(pair) for pair in browser.execute_script(
+        "return [...document.querySelectorAll('#seat-figures div')]"
+        ".map(d => [d.dataset.figure, d.querySelector('b').textContent])")]
+
+
 def visible(browser: Any, element_id: str) -> bool:
     return bool(browser.execute_script(
         f"return !document.getElementById('{element_id}').hidden"))
@@ -74,6 +80,9 @@ def test_a_seat_s_page_sends_its_players_own_action_and_drops_to_following_when_
     assert after is not None and after["undo_count"] == undo_count + 1
     wait(browser, lambda: text(browser, "footer").startswith(f"{undo_count + 1} "),
          ANSWERED_WITHIN_S, "the state after the seat's action")
+    wait(browser, lambda: seat_figures(browser) == [
+        (figure.label, str(figure.value)) for figure in rules.figures(after, 1)],
+         ANSWERED_WITHIN_S, "the seat's own figures as the table has them")
     browser.save_screenshot(str(SCREENSHOTS / f"seat-page-{game}-390x844.png"))
     # The table takes the seat back: at the next state the page only follows.
     table.desk.revoke(1)

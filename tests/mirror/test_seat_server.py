@@ -92,6 +92,9 @@ def test_a_seat_sees_its_buttons_and_its_action_is_done_once_and_answered(table)
     # The same request again, on the moment the phone saw: still the same moment, done again.
     status, answer = post(server, {"request": plus_five, "version": page["version"]}, token)
     assert answer["ok"] and scores(table)[1] == before[1] + 10
+    # Its own figures, in its own language, as the table now has them.
+    figures = {figure["label"]: figure["value"] for figure in me(server, token, "fr")[1]["figures"]}
+    assert figures["Score"] == before[1] + 10 and "Jetons de relance" in figures, figures
 
 
 def test_what_is_not_a_seats_own_is_refused_in_words_and_changes_nothing(table) -> None:

@@ -136,3 +136,39 @@ def test_each_seat_s_code_scans_as_its_own_address(ui: Harness, game: str,
 def test_with_the_mirror_off_no_menu_offers_seats(ui: Harness) -> None:
     start_on_table(ui, "glow")
     assert seats_button(ui) is None
+
+
+@pytest.mark.parametrize("one_step", [False, True], ids=["step-by-step", "one-step"])
+def test_spirit_island_s_table_says_who_is_still_growing_as_phones_say_they_are_done(
+        ui: Harness, one_step: bool) -> None:
+    ui.app.config.set("companion", "spirit_one_step", "1" if one_step else "0")
+    ui.app.apply_settings()
+    ui.app.mirror_port = 0
+    switch(ui, on=True)
+    start_on_table(ui, "spirit-island")
+    while ui.state["phase"] != "spirit":
+        assert ui.app.send({"cmd": "next"}), ui.app.notice
+    ui.frames(2)
+    assert "growing" not in ui.widget("prompt").text  # nobody has said a word yet
+    seats = ui.app.mirror_link.seats()
+    assert len(seats) == ui.state["players"] >= 2
+    for seat, url, _held in seats[:-1]:  # all but the last spirit are done
+        token = url.split("#seat=")[1]
+        status, page = ask(ui, "GET", ui.app.mirror_url + "/seat/me", token)
+        done = page["actions"][0]
+        assert status == 200 and done["label"] == "I'm done (Spirit phase)", page
+        status, answer = ask(ui, "POST", ui.app.mirror_url + "/seat/act", token,
+                             {"request": done["request"], "version": page["version"]})
+        assert status == 200 and answer["ok"], answer
+    ui.frames(2)
+    growing = f"Still growing: {seats[-1][0].label}."
+    prompt = ui.widget("prompt").text  # in one step, the phase's long prompt comes after it
+    assert (prompt.startswith if one_step else prompt.endswith)(growing), prompt
+    assert f"{seat.label}: I'm done (Spirit phase)" in banner_lines(ui)
+    assert growing in banner_lines(ui)
+    name = "one-step" if one_step else "step-by-step"
+    ui.screenshot(SCREENSHOTS / f"seats-still-growing-{name}-800x480.png")
+    # The step stays the table's: its Done ends the phase, and the next round starts afresh.
+    while ui.state["phase"] == "spirit":
+        ui.tap_id("done")
+    assert ui.state["spirits_done"] == [] and "growing" not in ui.widget("prompt").text

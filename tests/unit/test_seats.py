@@ -182,7 +182,8 @@ def test_the_seat_command_of_a_script_is_answered_like_the_table_s_with_who_acte
                             "version": service.seat_version()})
     assert answer["ok"], answer
     assert answer["seat"] == "Ana" and answer["events"][0] == {
-        "type": "seat_acted", "seat": "Ana", "action": "Score +5"}
+        "type": "seat_acted", "seat": "Ana", "action": "Score +5", "seat_template": None,
+        "seat_number": None, "action_template": None, "action_values": None}
     assert answer["state"]["players"][0]["score"] == view(service)["players"][0]["score"]
     assert seat_lines(answer["events"], i18n.translations("en")) == [
         {"kind": "seat_acted", "text": "Ana: Score +5"}]
@@ -206,8 +207,57 @@ def test_each_button_a_seat_page_offers_is_a_request_the_seat_may_send(
     assert rules is not None
     for seat in service.seats():
         actions = rules.actions(view(service), seat.player)
-        assert actions and len({action.label for action in actions}) == len(actions)
+        assert actions and len({action.shown(str) for action in actions}) == len(actions)
         for action in actions:
             data = rules.command(view(service), seat.player, action.request)
             service.parse(data)  # a command of the game, with its fields right
-            assert rules.action_label(view(service), seat.player, action.request) == action.label
+            assert rules.acted(seat, view(service), action.request).action == action.shown(str)
+
+
+@pytest.mark.parametrize("game_id", SEATED)
+def test_a_seats_own_figures_follow_its_action(tmp_path: Path, game_id: str) -> None:
+    service = started(tmp_path / "games.db", game_id)
+    rules = service.game.seat_rules
+    assert rules is not None
+    before = {figure.label: figure.value for figure in rules.figures(view(service), 1)}
+    assert before, f"{game_id}: a seat's page shows its own figures"
+    service.handle_seat(1, OWN_ACTION[game_id], service.seat_version() or "")
+    after = {figure.label: figure.value for figure in rules.figures(view(service), 1)}
+    moved = {label for label in before if before[label] != after[label]}
+    assert moved == {"spirit-island": {"Fear in the pool"}, "glow": {"Score"},
+                     "leviathan-wilds": {"Health"}}[game_id]
+
+
+def test_seat_names_that_are_the_games_words_are_said_in_the_players_language(
+        tmp_path: Path) -> None:
+    from companion.i18n import translations
+
+    german = translations("de").gettext
+    names = {game_id: [seat.shown(german) for seat in started(
+        tmp_path / f"{game_id}.db", game_id).seats()] for game_id in SEATED}
+    assert names == {"spirit-island": ["Geist 1", "Geist 2", "Geist 3"],
+                     "glow": ["Ana", "Ben", "Cy"],
+                     "leviathan-wilds": [german("Guardian {number}").format(number=n)
+                                         for n in (1, 2)]}
+    assert names["leviathan-wilds"][0] != "Guardian 1"
+
+
+def test_a_glow_seat_sends_its_own_companion_to_the_graveyard(tmp_path: Path) -> None:
+    from companion.core.seats import seat_lines
+    from companion.games.glow.data import COMPANIONS
+    from companion.i18n import translations
+
+    service = started(tmp_path / "games.db", "glow")
+    card = next(iter(COMPANIONS))
+    service.handle(service.parse({"cmd": "companion", "player": 2, "card": card}))
+    rules = service.game.seat_rules
+    assert rules is not None
+    theirs = rules.actions(view(service), 2)[-1]
+    assert theirs.request == {"cmd": "companion", "card": card, "remove": True}
+    assert all(action.request["cmd"] != "companion" for action in rules.actions(view(service), 1))
+    with pytest.raises(Refused):  # Ben cannot send Cy's companion away
+        service.handle_seat(1, theirs.request, service.seat_version() or "")
+    _, reply = service.handle_seat(2, theirs.request, service.seat_version() or "")
+    assert view(service)["players"][2]["companions"] == []
+    line = seat_lines([event.to_dict() for event in reply.events], translations("de"))[0]
+    assert line["text"] == f"Cy: {COMPANIONS[card].name} auf den Friedhof"

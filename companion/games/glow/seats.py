@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.seats import Seat, SeatAction, SeatRules, own_actions
+from companion.core.seats import Seat, SeatAction, SeatFigure, SeatRules, own_actions
 from companion.i18n import N_
 
 ACTIONS = (
@@ -15,7 +15,9 @@ ACTIONS = (
     SeatAction(N_("Reroll token +1"), {"cmd": "rerolls", "amount": 1}),
     SeatAction(N_("Reroll token −1"), {"cmd": "rerolls", "amount": -1}),
 )
-"""A player's buttons (their companions are sent as `companion` with the card's id)."""
+"""A player's buttons; each companion they hold has one more, sending it to the graveyard
+(which the table's companion panel does too)."""
+TO_THE_GRAVEYARD = N_("{name} to the graveyard")
 
 
 def seats(view: dict[str, Any]) -> list[Seat]:
@@ -27,6 +29,21 @@ def moment(view: dict[str, Any]) -> str:
     return f"day {view['day']}, {view['phase']}"
 
 
+def actions(view: dict[str, Any], player: int) -> list[SeatAction]:
+    companions = view["players"][player]["companions"]
+    return [*ACTIONS, *(SeatAction(TO_THE_GRAVEYARD,
+                                   {"cmd": "companion", "card": held["card"], "remove": True},
+                                   {"name": str(held["name"])}) for held in companions)]
+
+
+def figures(view: dict[str, Any], player: int) -> list[SeatFigure]:
+    own = view["players"][player]
+    reroll_tokens = own["reroll_tokens"] if own.get("reroll_tokens_known", True) else "?"
+    return [SeatFigure(N_("Score"), own["score"]),
+            SeatFigure(N_("Reroll tokens"), reroll_tokens),
+            SeatFigure(N_("Companions"), own["companion_count"])]
+
+
 SEAT_RULES = SeatRules(
     seats=seats,
     command=own_actions({"score": frozenset({"amount"}),
@@ -34,5 +51,6 @@ SEAT_RULES = SeatRules(
                          "companion": frozenset({"card", "remove", "value", "glowworms", "die"})},
                         player_field="player"),
     moment=moment,
-    actions=lambda view, player: list(ACTIONS),
+    actions=actions,
+    figures=figures,
 )

@@ -8,8 +8,10 @@ from typing import Any
 
 from companion.core.errors import Refused
 from companion.core.phrases import Phrase
-from companion.core.seats import Seat, SeatAction, SeatRules, own_actions
+from companion.core.seats import Seat, SeatAction, SeatFigure, SeatRules, own_actions
 from companion.i18n import N_
+
+from .texts import WORDS
 
 TURN_DONE = "turn_done"
 """The seat's own name for ending its guardian's activation (the table's `next` in step 2)."""
@@ -17,7 +19,9 @@ ACTIVATE = "activate"
 
 
 def seats(view: dict[str, Any]) -> list[Seat]:
-    return [Seat(number, str(guardian["name"]))
+    # A guardian without a character is "Guardian n" in the players' language.
+    return [Seat(number, str(guardian["name"]),
+                 template=None if guardian.get("character") else WORDS["guardian"])
             for number, guardian in enumerate(view["guardians"])]
 
 
@@ -59,4 +63,15 @@ def actions(view: dict[str, Any], guardian: int) -> list[SeatAction]:
     return [*OWN_ACTIONS, *([MY_TURN_IS_DONE] if acting else [])]
 
 
-SEAT_RULES = SeatRules(seats=seats, command=command, moment=moment, actions=actions)
+def figures(view: dict[str, Any], guardian: int) -> list[SeatFigure]:
+    """The guardian's health and corruption, and its cards (grip moves discards under the
+    deck)."""
+    own = view["guardians"][guardian]
+    return [SeatFigure(N_("Health"), own["health"]),
+            SeatFigure(N_("Corruption"), own["corruption"]),
+            SeatFigure(N_("Deck"), own["deck"]), SeatFigure(N_("Hand"), own["hand"]),
+            SeatFigure(N_("Discard"), own["discard"])]
+
+
+SEAT_RULES = SeatRules(seats=seats, command=command, moment=moment, actions=actions,
+                       figures=figures)

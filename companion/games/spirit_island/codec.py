@@ -58,6 +58,7 @@ def state_from_record(record: dict[str, Any]) -> GameState:
         events=None if events is None else EventTrack(**_tuples(events, "drawn_this_round")),
         outcome=None if record["outcome"] is None else Outcome(**record["outcome"]),
         ended_in=None if ended_in is None else (ended_in[0], ended_in[1]),
+        spirits_done=tuple(record.get("spirits_done", ())),
     )
 
 

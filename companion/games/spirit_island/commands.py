@@ -62,6 +62,18 @@ class Destroy(Command):
 
 
 @dataclass(frozen=True)
+class SpiritDone(Command):
+    """A spirit's player is done with this round's Spirit phase (growth, energy, cards), or,
+    with done false, is not after all. The step button stays the table's: this only tells the
+    table who is still growing."""
+
+    name: ClassVar[str] = "spirit_done"
+    spirit: int
+    """The spirit, numbered from 0 as the players are."""
+    done: bool = True
+
+
+@dataclass(frozen=True)
 class Reveal(Command):
     name: ClassVar[str] = "reveal"
     card: str
@@ -207,6 +219,7 @@ COMMANDS: dict[str, type[Command]] = {
         Next,
         GenerateFear,
         Destroy,
+        SpiritDone,
         Reveal,
         AddBlight,
         Heal,
@@ -272,7 +285,9 @@ def _parse_field(cmd: str, key: str, value: Any) -> Any:
         return core.text(cmd, key, value, ("victory", "defeat", "sacrifice"))
     if key == "level":
         return core.whole_number(cmd, key, value, 0, 6)
-    if key in ("thematic", "events"):
+    if key == "spirit":
+        return core.whole_number(cmd, key, value, 0, 5)
+    if key in ("thematic", "events", "done"):
         if not isinstance(value, bool):
             raise Refused(Phrase("'{cmd}': {key} must be true or false, not {value}", cmd=cmd,
                                  key=key, value=core.shown(value)))

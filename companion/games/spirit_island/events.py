@@ -148,6 +148,17 @@ class PiecesDestroyed(Event):
 
 
 @dataclass(frozen=True)
+class SpiritDone(Event):
+    """A spirit's player said they are done with the Spirit phase (or, `done` false, not yet);
+    `still` is who is still growing."""
+
+    type: ClassVar[str] = "spirit_done"
+    spirit: int
+    done: bool
+    still: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class FearCardEarned(Event):
     type: ClassVar[str] = "fear_card_earned"
     number: int

@@ -153,6 +153,8 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
                                  "{current} already; nothing was changed",
                                  step=repr(command.step), current=repr(state.step)))
         state = _complete_step(state, events, ends)
+    elif isinstance(command, c.SpiritDone):
+        state = _spirit_done(state, command, events)
     elif isinstance(command, c.Reveal):
         state = reveal(state, command, events, ends)
     elif isinstance(command, c.ResolveFear):
@@ -175,6 +177,23 @@ def decide(state: GameState, command: c.Command) -> tuple[GameState, Events]:
     else:
         raise Refused(Phrase("'{name}' is not a game action", name=command.name))
     return _settle(state, events, ends), events
+
+
+def _spirit_done(state: GameState, command: c.SpiritDone, events: Events) -> GameState:
+    """Who is still growing: the table's step button is not moved by it."""
+    spirit, players = command.spirit, state.setup.players
+    if spirit >= players:
+        raise Refused(Phrase("there is no spirit {number} in a game of {players}",
+                             number=spirit + 1, players=players))
+    if state.phase != "spirit":
+        raise Refused(Phrase("the Spirit phase of this round is over; nothing was changed"))
+    if command.done == (spirit in state.spirits_done):
+        raise Refused(Phrase("spirit {number} has said so already", number=spirit + 1))
+    done = (*state.spirits_done, spirit) if command.done \
+        else tuple(other for other in state.spirits_done if other != spirit)
+    events.append(e.SpiritDone(spirit, command.done,
+                               tuple(other for other in range(players) if other not in done)))
+    return replace(state, spirits_done=done)
 
 
 def _quick_change(state: GameState, command: c.Command, events: Events,
@@ -276,6 +295,8 @@ def _enter(state: GameState, where: tuple[str, str], events: Events,
             return _begin_round(state, events, ends)
     phase, step = sequence[index]
     state = replace(state, phase=phase, step=step)
+    if phase != "spirit" and state.spirits_done:  # said for one round's Spirit phase only
+        state = replace(state, spirits_done=())
     if state.invader.special_this_step:  # a special card's effect lasts only its own step
         state = replace(state, invader=replace(state.invader, special_this_step=None))
     events.append(e.StepStarted(state.round, phase, step))

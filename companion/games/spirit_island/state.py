@@ -197,6 +197,9 @@ class GameState:
     outcome: Outcome | None = None
     ended_in: tuple[str, str] | None = None
     """The phase and step the game was in when it ended, for the end-of-game screen."""
+    spirits_done: tuple[int, ...] = ()
+    """Spirits (numbered from 0) whose players said they are done with this round's Spirit
+    phase, in the order they said it; emptied as the Spirit phase ends."""
 
     @property
     def terror_level(self) -> int:

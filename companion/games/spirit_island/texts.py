@@ -16,6 +16,11 @@ from companion.core.phrases import Translate as Translate
 from companion.core.phrases import as_written as as_written
 from companion.core.phrases import render as render
 
+SPIRIT_NAME = "Spirit {number}"
+"""What the table calls a player's spirit (numbered from 1)."""
+STILL_GROWING = "Still growing: {spirits}."
+EVERY_SPIRIT_DONE = "Every spirit is done."
+
 VICTORY_CONDITIONS = {
     1: "no invaders of any kind remain on the island",
     2: "no towns and no cities remain on the island",

@@ -26,9 +26,12 @@ from .texts import (
     AWAITING_REVEAL_PROMPT,
     AWAITING_UNCOVERED_PROMPT,
     EVENT_PROMPTS,
+    EVERY_SPIRIT_DONE,
     ROMAN_STAGES,
     SPECIAL_CARD_PROMPT,
+    SPIRIT_NAME,
     STEP_PROMPTS,
+    STILL_GROWING,
     Listing,
     Phrase,
     Translate,
@@ -123,6 +126,8 @@ def state_view(state: GameState, translate: Translate = as_written) -> dict[str,
             "earlier_cards": list(blight.earlier_cards),
             "on_panel": blight.on_panel,
         },
+        "spirits_done": list(state.spirits_done),
+        "still_growing": still_growing(state, translate),
         "setup_checklist": setup_checklist(state, translate),
         "reminders": reminders(state, translate),
         "prompt": prompt(state, translate),
@@ -183,7 +188,26 @@ def _terrains(cards: tuple[str, ...]) -> Listing:
 
 def prompt(state: GameState, translate: Translate = as_written) -> str:
     """What the players should do now, in a sentence or three."""
-    return _prompt(state).render(translate)
+    told, growing = _prompt(state), _still_growing(state)
+    if growing is not None:
+        told = Phrase("{prompt} {growing}", prompt=told, growing=growing)
+    return told.render(translate)
+
+
+def still_growing(state: GameState, translate: Translate = as_written) -> str | None:
+    """Who is still growing, once a spirit's player said they are done with the Spirit phase
+    (from their phone); None before that, and outside the Spirit phase."""
+    growing = _still_growing(state)
+    return None if growing is None else growing.render(translate)
+
+
+def _still_growing(state: GameState) -> Phrase | None:
+    if not state.spirits_done or state.phase != "spirit":
+        return None
+    still = [Phrase(SPIRIT_NAME, number=spirit + 1) for spirit in range(state.setup.players)
+             if spirit not in state.spirits_done]
+    return Phrase(STILL_GROWING, spirits=Listing(still, "")) if still \
+        else Phrase(EVERY_SPIRIT_DONE)
 
 
 def _prompt(state: GameState) -> Phrase:
@@ -296,6 +320,7 @@ PUBLIC_FIELDS: PublicFields = {
                "effect": True, "timing": True, "awaiting_card": True, "owed": True,
                "earlier_cards": True, "on_panel": True},
     "setup_checklist": True, "reminders": True, "prompt": True, "outcome": True,
+    "spirits_done": True, "still_growing": True,
 }
 """What of `state_view` the whole table sees (`public_view`)."""
 

@@ -271,6 +271,8 @@ class TableScreen(KitTable):
         if one_step:
             self.title = view.title.rsplit(" · ", 1)[0]  # "Round 2 · Spirit phase"
             prompt = presenter.spirit_phase_prompt(app().driver.translate)
+            if state.get("still_growing"):  # the phones said who is done: above the long prompt
+                prompt = f"{state['still_growing']}\n{prompt}"
         if view.fear_card and state["step"] == "fear":
             prompt = f"{prompt}\n\n{view.fear_card}"
         self.prompt = prompt
