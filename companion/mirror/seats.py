@@ -31,6 +31,8 @@ ANSWER_S = 10.0
 """How long a seat's action may wait for the table's turn before the phone is told to look at
 the table (the table may still carry it out: the phone's state then shows it)."""
 
+KeptSecrets = tuple[str, dict[int, str]]
+"""A game (its id, as text) and its seats' secrets by player: what a restart hands back."""
 CarryOut = Callable[[int, Any, str], dict[str, Any]]
 """(player, request, version) → the driver's answer, {"ok": True, …} or {"ok": False, "error"}:
 the table's way of carrying out one seat's request, in turn with its own taps."""
@@ -53,10 +55,17 @@ class SeatDesk:
     def __init__(self, carry_out: CarryOut,
                  token_source: Callable[[], str] = lambda: secrets.token_urlsafe(
                      SEAT_TOKEN_BYTES),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 kept: KeptSecrets | None = None,
+                 keep: Callable[[KeptSecrets | None], None] | None = None) -> None:
+        """`kept`: the secrets handed out before a restart, taken up again when the table shows
+        that game; `keep` is told the secrets whenever they change (None: forget them), so a
+        pulled plug does not take the players' seats away."""
         self._carry_out = carry_out
         self._new_token = token_source
         self._clock = clock
+        self._kept = kept
+        self._keep = keep
         self._lock = threading.Lock()
         self._game: object = None
         self._held: dict[int, _Held] = {}
@@ -70,11 +79,31 @@ class SeatDesk:
         """The seats of `game` (its id) as they are now: a new game ends every seat; a seat
         already handed out keeps its secret (a name or colour changed is taken over)."""
         with self._lock:
+            before = self._secrets()
             if game != self._game:
                 self._game, self._held = game, {}
-            held = self._held
-            self._held = {seat.player: _Held(seat, self._new_token()) if seat.player not in held
-                          else replace(held[seat.player], seat=seat) for seat in seats}
+            held, kept = self._held, self._kept_for(game)
+            self._held = {seat.player: _Held(seat, kept.get(seat.player) or self._new_token())
+                          if seat.player not in held else replace(held[seat.player], seat=seat)
+                          for seat in seats}
+            now = self._secrets()
+        if now != before:
+            self._tell_keeper()
+
+    def _kept_for(self, game: object) -> dict[int, str]:
+        """The secrets kept for `game` from before a restart (once: a later seat is new)."""
+        kept, self._kept = self._kept, None
+        return kept[1] if kept is not None and kept[0] == str(game) else {}
+
+    def _secrets(self) -> dict[int, str]:
+        return {player: held.token for player, held in self._held.items()}
+
+    def _tell_keeper(self) -> None:
+        if self._keep is None:
+            return
+        with self._lock:
+            kept = None if self._game is None else (str(self._game), self._secrets())
+        self._keep(kept)
 
     def offer(self, version: str | None, actions: dict[int, list[SeatAction]],
               figures: dict[int, list[SeatFigure]] | None = None) -> None:
@@ -108,8 +137,11 @@ class SeatDesk:
     def end_all(self) -> None:
         """No seats (the mirror switched off, or no game with seats is played)."""
         with self._lock:
+            had = self._game is not None
             self._game, self._held = None, {}
             self._version, self._actions, self._figures = None, {}, {}
+        if had:
+            self._tell_keeper()
 
     def revoke(self, player: int) -> None:
         """The phone holding `player`'s seat can no longer act (it still follows, read-only);
@@ -118,6 +150,8 @@ class SeatDesk:
             held = self._held.get(player)
             if held is not None:
                 self._held[player] = _Held(held.seat, self._new_token())
+        if held is not None:
+            self._tell_keeper()
 
     def seats(self) -> list[tuple[Seat, str, bool]]:
         """Every seat with its secret and whether a phone holds it, in the game's order."""

@@ -29,9 +29,10 @@ dark after `off_after` ("off": never); `night` a window of hours ("22-7") when i
 a minute. The defaults leave a long Spirit phase or a slow turn, when nobody touches the
 table for a quarter of an hour, on a bright screen."""
 
-MIRROR_DEFAULTS = {"on": 0, "token": ""}
+MIRROR_DEFAULTS = {"on": 0, "token": "", "seats": ""}
 """The phones' view: off unless switched on; the secret in its address (kept across a restart
-of the app, new each time it is switched on or on demand)."""
+of the app, new each time it is switched on or on demand); the seats' secrets of the game being
+played (JSON, kept across a restart so that the players keep their seats)."""
 
 VOICE_DEFAULTS = {"enabled": "0", "volume": "70", "news_only": "0"}
 """The voice (companion/voice.py): off until the players switch it on; `volume` 0 to 100;

@@ -5,6 +5,7 @@ mirror's server and its library are imported only once the players switch it on.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,7 @@ from ..i18n import N_
 from .app_settings import switched_on
 
 if TYPE_CHECKING:
-    from ..mirror.seats import SeatDesk
+    from ..mirror.seats import KeptSecrets, SeatDesk
     from ..mirror.switch import MirrorSwitch
 
 
@@ -50,7 +51,9 @@ class MirrorLink:
         if self.desk is None and self.carry_out is not None:
             from ..mirror.seats import SeatDesk
 
-            self.desk = SeatDesk(self._from_a_seat)
+            kept = None if new_address else kept_seats(config.get("mirror", "seats"))
+            self.desk = SeatDesk(self._from_a_seat, kept=kept,
+                                 keep=lambda secrets: keep_seats(config, secrets))
         switch = self.switch or MirrorSwitch(port=port, seats=self.desk)
         url = switch.switch_on(token)
         self.switch = switch
@@ -126,3 +129,24 @@ class MirrorLink:
         if self.switch is not None:
             self.switch.switch_off()
             self.switch = None
+
+
+def kept_seats(text: str) -> KeptSecrets | None:
+    """The seats' secrets a restart takes up again, as `keep_seats` wrote them (None: none, or
+    a value that is not theirs)."""
+    try:
+        data: Any = json.loads(text)
+        return (str(data["game"]), {int(player): str(secret)
+                                    for player, secret in data["secrets"].items()})
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def keep_seats(config: Any, secrets: KeptSecrets | None) -> None:
+    """Keep the seats' secrets with the mirror's own (the settings file), for a restart."""
+    text = "" if secrets is None else json.dumps(
+        {"game": secrets[0], "secrets": {str(player): token for player, token
+                                         in secrets[1].items()}})
+    if config.get("mirror", "seats") != text:
+        config.set("mirror", "seats", text)
+        config.write()
