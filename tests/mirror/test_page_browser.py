@@ -123,8 +123,8 @@ def table(tmp_path: Path) -> Iterator[tuple[Table, Mirror]]:
         player.close()
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
+def phone_browser(profile: Path) -> Any:
+    """A headless Chromium at a phone's size (390x844), its profile in `profile`."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -134,10 +134,16 @@ def browser(tmp_path: Path) -> Iterator[Any]:
     for flag in ("--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--window-size=390,844",
-                 "--lang=en-GB", f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+                 "--lang=en-GB", f"--user-data-dir={profile}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     driver.set_window_size(390, 844)
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    driver = phone_browser(tmp_path / "chromium-profile")
     try:
         yield driver
     finally:
