@@ -35,12 +35,12 @@ TOKEN = "bench-token"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def follow(port: int, phones: int) -> subprocess.Popen[str]:
+def follow(port: int, phones: int, page: str = f"/t/{TOKEN}") -> subprocess.Popen[str]:
     """The phones, in a process of their own as real phones would be (tests/benchmarks/
     phones.py): reading them costs the server's process nothing."""
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.benchmarks.phones", "127.0.0.1", str(port),
-         f"/t/{TOKEN}", str(phones)], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+         page, str(phones)], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         text=True)
     watchdog = threading.Timer(60, process.kill)
     watchdog.start()
