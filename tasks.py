@@ -176,11 +176,17 @@ def test(args: list[str]) -> int:
         load.wait()
 
 
+PARALLEL = ["-n", "auto", "--dist", "worksteal", "--durations", "30"]
+"""A worker per core (pytest-xdist; a worker with nothing left takes tests from another's
+queue, so the long soaks do not end up in one), each worker's UI tests in its own window on an
+Xvfb of its own; the slowest tests named at the end."""
+
+
 def run_tests(quick: bool, rest: list[str]) -> int:
     steps: list[list[str]] = [
         [str(BIN / "ruff"), "check", "companion", "tests", "tasks.py"],
         [str(BIN / "mypy")],
-        [str(BIN / "pytest"), *(["-m", "not slow"] if quick else []), *rest],
+        [str(BIN / "pytest"), *(["-m", "not slow"] if quick else []), *PARALLEL, *rest],
     ]
     for step in steps:
         say(" ".join(Path(step[0]).name if i == 0 else s for i, s in enumerate(step)))

@@ -20,3 +20,13 @@ for _name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_USER_FOLDERS, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_a_test_says_otherwise() -> None:
+    """Every test begins in English: the app's language is the process's, and a test that
+    switched it must not decide what the next one in the same worker sees (pytest-xdist runs
+    the tests in any order)."""
+    from companion import i18n
+
+    i18n.set_language("en")
