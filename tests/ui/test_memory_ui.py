@@ -74,6 +74,7 @@ ALONE = "COMPANION_SOAK_ALONE"
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 @pytest.mark.parametrize("game_id", table_games())
 def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_id: str) -> None:
     if os.environ.get(ALONE) != game_id:
