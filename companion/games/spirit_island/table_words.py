@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.phrases import Listing, Phrase, Translate
+from companion.core.phrases import Phrase, Translate
 from companion.i18n import N_
 
 from .blight_cards import BLIGHT_CARDS
 from .cards import ALL_CARDS
 from .fear_cards import FEAR_CARDS
-from .texts import EVERY_SPIRIT_DONE, SPIRIT_NAME, STILL_GROWING
+from .texts import SPIRIT_NAME, still_growing_phrase
 
 PHASE_NAMES = {
     "setup": N_("Setup"),
@@ -222,9 +222,7 @@ def _announcement(event: dict[str, Any], state: dict[str, Any] | None,
     if kind == "blight_card_needed":
         return _("The Still-Healthy Island card is out of blight: draw the next blight card.")
     if kind == "spirit_done":
-        still = [Phrase(SPIRIT_NAME, number=spirit + 1) for spirit in event["still"]]
-        return (Phrase(STILL_GROWING, spirits=Listing(still, "")) if still
-                else Phrase(EVERY_SPIRIT_DONE)).render(_)
+        return still_growing_phrase(event["still"]).render(_)
     if kind == "last_invader_card":
         return _("Last card in the invader deck: time is running out.")
     if kind == "invader_deck_empty":

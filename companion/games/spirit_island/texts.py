@@ -21,6 +21,15 @@ SPIRIT_NAME = "Spirit {number}"
 STILL_GROWING = "Still growing: {spirits}."
 EVERY_SPIRIT_DONE = "Every spirit is done."
 
+
+def still_growing_phrase(still: tuple[int, ...] | list[int]) -> Phrase:
+    """Who is still growing ("Still growing: Spirit 1 and Spirit 3."), by their numbers from 0;
+    none: every spirit is done."""
+    names = [Phrase(SPIRIT_NAME, number=spirit + 1) for spirit in still]
+    return Phrase(STILL_GROWING, spirits=Listing(names, "")) if names \
+        else Phrase(EVERY_SPIRIT_DONE)
+
+
 VICTORY_CONDITIONS = {
     1: "no invaders of any kind remain on the island",
     2: "no towns and no cities remain on the island",

@@ -26,17 +26,15 @@ from .texts import (
     AWAITING_REVEAL_PROMPT,
     AWAITING_UNCOVERED_PROMPT,
     EVENT_PROMPTS,
-    EVERY_SPIRIT_DONE,
     ROMAN_STAGES,
     SPECIAL_CARD_PROMPT,
-    SPIRIT_NAME,
     STEP_PROMPTS,
-    STILL_GROWING,
     Listing,
     Phrase,
     Translate,
     as_written,
     stage_phrase,
+    still_growing_phrase,
 )
 
 
@@ -204,10 +202,8 @@ def still_growing(state: GameState, translate: Translate = as_written) -> str | 
 def _still_growing(state: GameState) -> Phrase | None:
     if not state.spirits_done or state.phase != "spirit":
         return None
-    still = [Phrase(SPIRIT_NAME, number=spirit + 1) for spirit in range(state.setup.players)
-             if spirit not in state.spirits_done]
-    return Phrase(STILL_GROWING, spirits=Listing(still, "")) if still \
-        else Phrase(EVERY_SPIRIT_DONE)
+    return still_growing_phrase([spirit for spirit in range(state.setup.players)
+                                 if spirit not in state.spirits_done])
 
 
 def _prompt(state: GameState) -> Phrase:
