@@ -20,6 +20,8 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.utils import get_hex_from_color
 
+from . import unseen
+
 LIFT_DELAY_S = 0.2
 """Kivy's ScrollView passes a short touch's lift to what it holds this long after the finger
 left (scrollview.py, on_scroll_stop)."""
@@ -39,6 +41,7 @@ def apply() -> None:
     _a_tap_in_a_list_acts_when_the_finger_lifts()
     _labels_show_again_what_they_drew_before()
     _kv_rules_run_without_tracing()
+    unseen.apply()
 
 
 def _one_bar_colour_binding_per_scroll_view() -> None:
