@@ -27,13 +27,18 @@ def track_reroll_target(state: State, i: int) -> int | None:
 
 def track_reroll_costs(state: State, i: int, count: int = 3) -> list[int]:
     """The score after each of the next `count` score-track rerolls (fewer if fewer remain)."""
+    # track_reroll_target's walk on the score alone (the view asks this for every player with
+    # every tap: a new state per step cost more than the rest of the player's view)
+    if state.players[i].lapped:
+        return []
+    spaces, score = state.setup.numbers.reroll_spaces, state.players[i].score
     out: list[int] = []
     for _ in range(count):
-        target = track_reroll_target(state, i)
-        if target is None:
+        below = [space for space in spaces if space < score]
+        if not below:
             break
-        out.append(target)
-        state = set_player(state, i, replace(state.players[i], score=target))
+        score = below[-1]
+        out.append(score)
     return out
 
 

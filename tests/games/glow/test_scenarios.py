@@ -124,6 +124,25 @@ def test_standing_on_a_reroll_space_gives_no_reroll_the_first_goes_to_the_next_b
     assert do(state, "track_reroll", player=0).players[0].score == 9
 
 
+@pytest.mark.parametrize("spaces", [[0, 1, 2, 3, 4, 5, 7, 9, 11, 13, 16, 19, 22, 26, 31, 37],
+                                    [3, 6], []])
+def test_the_rerolls_the_view_offers_are_the_ones_track_reroll_then_takes(
+        spaces: list[int]) -> None:
+    """The view works the next three out on the score alone; the command moves the marker."""
+    for score in range(0, 41):
+        state = to_phase(new(players=2, start_player=0, reroll_spaces=spaces), "late_morning")
+        if score != 10:
+            state = do(state, "score", player=0, amount=score - 10)
+        offered, taken = track_reroll_costs(state, 0), []
+        while len(taken) < 3:
+            try:
+                state = do(state, "track_reroll", player=0)
+            except Refused:
+                break
+            taken.append(state.players[0].score)
+        assert offered == taken, (spaces, score)
+
+
 def test_a_player_past_the_end_of_the_score_track_gets_no_track_reroll() -> None:
     state = to_phase(new(players=2, start_player=0, track_length=40,
                          reroll_spaces=[0, 1, 2, 3, 4, 5, 7, 9, 11, 13, 16, 19, 22, 26, 31, 37]),
