@@ -91,6 +91,6 @@ def apply() -> None:
         original_remove(self, widget, *args, **kwargs)
 
     on_opacity.draws_only_when_seen = True  # type: ignore[attr-defined]
-    Widget.on_opacity = on_opacity  # type: ignore[method-assign]
-    Widget.add_widget = add_widget  # type: ignore[method-assign]
-    Widget.remove_widget = remove_widget  # type: ignore[method-assign]
+    Widget.on_opacity = on_opacity
+    Widget.add_widget = add_widget
+    Widget.remove_widget = remove_widget
