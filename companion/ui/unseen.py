@@ -23,15 +23,37 @@ from kivy.uix.widget import Widget
 _STAND_IN = "_unseen_stand_in"
 """The attribute holding a hidden widget's (holder canvas, stand-in) while it is not drawn."""
 
+_drawn_as_kivy_draws = False
+"""True while hidden widgets are drawn as Kivy draws them (a benchmark's "before")."""
+
 
 def is_drawn_hidden(widget: Any) -> bool:
     """Whether `widget` is hidden and out of its parent's canvas (for tests)."""
     return _STAND_IN in widget.__dict__
 
 
+def draw_hidden_widgets(drawn: bool, roots: list[Any]) -> None:
+    """Draw the widgets at opacity 0 under `roots` as Kivy does (`drawn`), or leave them out
+    again: a benchmark's before and after in one run (tests/benchmarks/bench_every_table.py)."""
+    global _drawn_as_kivy_draws
+    _drawn_as_kivy_draws = drawn
+
+    def walk(widget: Any) -> None:
+        for child in list(widget.children):
+            walk(child)
+            if child.opacity == 0 and drawn:
+                _show(child)
+            elif child.opacity == 0:
+                _hide(child)
+
+    for root in roots:
+        walk(root)
+
+
 def _hide(widget: Widget) -> None:
     parent = widget.parent
-    if not isinstance(parent, Widget) or is_drawn_hidden(widget) or widget.canvas is None:
+    if (_drawn_as_kivy_draws or not isinstance(parent, Widget) or is_drawn_hidden(widget)
+            or widget.canvas is None):
         return
     holder = parent.canvas
     index = holder.indexof(widget.canvas)

@@ -27,6 +27,12 @@ still timed, its frame being work too; a tap after which nothing at all is drawn
 already chosen, tapped again) has no frame to time and is left out.
 
 This machine may be shared: the load average is printed at the start and end of each game.
+
+Before and after, in one run: the figures above vary by a fifth from one run to the next on a
+shared VM, more than one change takes off. So a change to the drawing of every table is also
+timed in the same app, in alternating blocks (before, after, before, after): each block is a
+round of taps and redraws of the table with nothing changed. Now: widgets at opacity 0 drawn as
+Kivy draws them (before) and left out (after, companion/ui/unseen.py).
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from tests.benchmarks.bench_taps import load_average, print_kinds, tap_summary
+from tests.benchmarks.bench_taps import load_average, print_kinds, spread_of, tap_summary
 from tests.benchmarks.bench_ui import (
     PLAYERS_PAUSE_S,
     REDRAW,
@@ -58,6 +64,10 @@ from tests.benchmarks.bench_ui import (
 )
 from tests.ui.harness import Harness, prepare, running_app
 
+AB_BLOCKS = 4
+"""Alternating blocks of the before-and-after comparison (before, after, before, after)."""
+AB_REDRAWS = 40
+"""Redraws with nothing changed in each block."""
 GOAL_MEDIAN_MS = 4.0
 GOAL_P95_MS = 8.0
 LEFT_ALONE = ("undo", "redo", "menu", "step_help", "help")
@@ -136,6 +146,30 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
                 yield tap
 
 
+def time_hidden_before_after(harness: Harness, watch: Stopwatch,
+                             game_id: str) -> dict[str, Any]:
+    """The work before the swap with hidden widgets drawn (before) and not (after), in
+    alternating blocks: per mode, the redraw with nothing changed and every tap together."""
+    from companion.ui.unseen import draw_hidden_widgets
+
+    work: dict[str, dict[str, list[float]]] = {
+        mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
+    try:
+        for block in range(AB_BLOCKS):
+            mode = "before" if block % 2 == 0 else "after"
+            draw_hidden_widgets(mode == "before", list(harness.window.children))
+            settle(harness)
+            taps = list(play_table(harness, watch, game_id, 1))
+            work[mode]["taps"] += [tap.total_ms - tap.swap_ms for tap in taps]
+            settle(harness)
+            work[mode]["redraw"] += [tap.total_ms - tap.swap_ms for tap in
+                                     (timed_redraw(harness, watch) for _ in range(AB_REDRAWS))]
+    finally:
+        draw_hidden_widgets(False, list(harness.window.children))
+    return {mode: {part: spread_of(values) for part, values in parts.items()}
+            for mode, parts in work.items()}
+
+
 def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str, Any]:
     from tests.ui.soak import start_a_game
 
@@ -151,11 +185,13 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             taps = list(play_table(harness, watch, game_id, rounds))
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
+            hidden = time_hidden_before_after(harness, watch, game_id)
     kinds = sorted({tap.kind for tap in taps} - {REDRAW},
                    key=lambda k: (k.startswith("done"), k))
     return {"rounds": rounds, "warm_up_rounds": warm_up,
             "load_average": {"start": load_at_start, "end": load_average()},
             "by_kind": tap_summary(taps, (*kinds, REDRAW)),
+            "hidden_widgets_before_after": hidden,
             "taps": [asdict(tap) for tap in taps]}
 
 
@@ -221,6 +257,15 @@ def report(figures: dict[str, Any]) -> None:
             work = kind_figures["work_before_swap"]
             print(f"    {kind:28} {work['median']:6.1f} / {work['p95']:6.1f}   "
                   f"{verdict(kind_figures)}")
+        ab = game["hidden_widgets_before_after"]
+        print(f"  hidden widgets drawn (before) and left out (after), {AB_BLOCKS} alternating "
+              "blocks in this app, work before the swap, median / p95:")
+        for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap")):
+            before, after = ab["before"][part], ab["after"][part]
+            print(f"    {name:28} {before['median']:6.2f} / {before['p95']:6.2f} → "
+                  f"{after['median']:6.2f} / {after['p95']:6.2f}   "
+                  f"({after['median'] - before['median']:+.2f} ms median, "
+                  f"{before['samples']} and {after['samples']} samples)")
 
 
 if __name__ == "__main__":

@@ -143,3 +143,24 @@ def test_every_table_draws_none_of_its_hidden_widgets(game_id: str, ui: Harness)
              if widget.canvas in widget.parent.canvas.children]
     assert hidden, f"{game_id}'s first step hides nothing: this test would prove nothing"
     assert drawn == [], f"{game_id} still draws hidden {[type(w).__name__ for w in drawn]}"
+
+
+def test_a_benchmark_can_draw_them_as_kivy_does_and_leave_them_out_again(
+        ui: Harness, row: Any) -> None:
+    """bench_every_table times its before and after in one app."""
+    from companion.ui.unseen import draw_hidden_widgets
+
+    green = row.children[1]
+    order = list(row.canvas.children)
+    green.opacity = 0
+    try:
+        draw_hidden_widgets(True, [row])
+        assert green.canvas in row.canvas.children and drawn_order(row) == kivys_order(row)
+        blue = row.children[0]
+        blue.opacity = 0  # hidden while they are drawn: drawn too
+        assert blue.canvas in row.canvas.children
+    finally:
+        draw_hidden_widgets(False, [row])
+    assert not {green.canvas, blue.canvas} & set(row.canvas.children)
+    blue.opacity = green.opacity = 1
+    assert list(row.canvas.children) == order and drawn_order(row) == kivys_order(row)
