@@ -19,26 +19,29 @@ def track_reroll_target(state: State, i: int) -> int | None:
     """The next reroll space below the player's marker; None when there is none or the player
     has lapped (staying on a reroll space or moving forward never gives a reroll)."""
     player = state.players[i]
-    if player.lapped:
-        return None
-    below = [space for space in state.setup.numbers.reroll_spaces if space < player.score]
+    return None if player.lapped else _space_below(state.setup.numbers.reroll_spaces,
+                                                   player.score)
+
+
+def _space_below(spaces: tuple[int, ...], score: int) -> int | None:
+    below = [space for space in spaces if space < score]
     return below[-1] if below else None
 
 
 def track_reroll_costs(state: State, i: int, count: int = 3) -> list[int]:
     """The score after each of the next `count` score-track rerolls (fewer if fewer remain)."""
-    # track_reroll_target's walk on the score alone (the view asks this for every player with
-    # every tap: a new state per step cost more than the rest of the player's view)
+    # On the score alone, not a new state per step: the view asks this for every player with
+    # every tap, and the states cost more than the rest of the player's view.
     if state.players[i].lapped:
         return []
     spaces, score = state.setup.numbers.reroll_spaces, state.players[i].score
     out: list[int] = []
     for _ in range(count):
-        below = [space for space in spaces if space < score]
-        if not below:
+        target = _space_below(spaces, score)
+        if target is None:
             break
-        score = below[-1]
-        out.append(score)
+        out.append(target)
+        score = target
     return out
 
 
