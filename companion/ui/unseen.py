@@ -95,8 +95,10 @@ def apply() -> None:
             _show(self)
 
     def add_widget(self: Widget, widget: Widget, *args: Any, **kwargs: Any) -> None:
-        # Kivy finds the new widget's place in the canvas from its siblings' canvases
-        hidden = [child for child in self.children if is_drawn_hidden(child)]
+        # Kivy finds the place of a widget added behind others from its siblings' canvases;
+        # one added in front (index 0, every widget a layout builds) goes last
+        index = args[0] if args else kwargs.get("index", 0)
+        hidden = [child for child in self.children if is_drawn_hidden(child)] if index else []
         for child in hidden:
             _show(child)
         try:

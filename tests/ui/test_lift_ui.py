@@ -13,11 +13,6 @@ from .harness import Harness
 pytestmark = pytest.mark.ui
 
 
-class _Counts:
-    def __init__(self) -> None:
-        self.lifts: list[str] = []
-
-
 def test_a_lift_reaches_every_widget_that_can_take_it_and_no_label(ui: Harness) -> None:
     from kivy.tests.common import UnitTestTouch
     from kivy.uix.boxlayout import BoxLayout
@@ -25,17 +20,17 @@ def test_a_lift_reaches_every_widget_that_can_take_it_and_no_label(ui: Harness) 
     from kivy.uix.label import Label
     from kivy.uix.widget import Widget
 
-    seen = _Counts()
+    lifts: list[str] = []
 
     class Tracker(Widget):  # a childless widget that follows fingers itself, far from this one
         def on_touch_up(self, touch: Any) -> bool | None:
-            seen.lifts.append("tracker")
+            lifts.append("tracker")
             return super().on_touch_up(touch)  # type: ignore[no-any-return]
 
     class CountedLabel(Label):
         def dispatch(self, event_type: str, *args: Any, **kwargs: Any) -> Any:
             if event_type == "on_touch_up":
-                seen.lifts.append("label")
+                lifts.append("label")
             return super().dispatch(event_type, *args, **kwargs)
 
     pressed: list[str] = []
@@ -53,6 +48,6 @@ def test_a_lift_reaches_every_widget_that_can_take_it_and_no_label(ui: Harness) 
         touch.touch_up()
         ui.frames(2)
         assert pressed == ["press"]
-        assert seen.lifts == ["tracker"]
+        assert lifts == ["tracker"]
     finally:
         ui.window.remove_widget(row)
