@@ -17,6 +17,7 @@ from kivy.graphics.context import get_context
 from kivy.lang import builder
 from kivy.uix import scrollview
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
@@ -44,6 +45,7 @@ def apply() -> None:
     _kv_rules_run_without_tracing()
     unseen.apply()
     _a_lift_passes_over_what_cannot_take_it()
+    _a_popup_opened_again_centres_itself_once()
 
 
 def _one_bar_colour_binding_per_scroll_view() -> None:
@@ -279,3 +281,22 @@ def _a_lift_passes_over_what_cannot_take_it() -> None:
 
     on_touch_up.passes_over_leaves = True  # type: ignore[attr-defined]
     Widget.on_touch_up = on_touch_up
+
+
+def _a_popup_opened_again_centres_itself_once() -> None:
+    """Kivy 2.3's ModalView binds `_align_center` to its own `center` and `size` in every
+    `open` and never unbinds it. The app keeps its pickers and panels to open them again, so a
+    panel opened 100 times in an evening held 200 bindings, and each of its moves or resizes
+    centred it 200 times over. Unbinding first keeps one of each."""
+    original = ModalView.open
+    if getattr(original, "centres_once", False):
+        return
+
+    def open_once(self: ModalView, *args: Any, **kwargs: Any) -> None:
+        if not self._is_open:
+            self.funbind("center", self._align_center)
+            self.funbind("size", self._align_center)
+        original(self, *args, **kwargs)
+
+    open_once.centres_once = True  # type: ignore[attr-defined]
+    ModalView.open = open_once

@@ -34,6 +34,7 @@ from .harness import Harness
 from .soak import (
     as_on_the_pi,
     frozen_objects,
+    is_for_a_widget_gone,
     live_bindings,
     live_widgets,
     play,
@@ -265,3 +266,57 @@ def test_a_list_moved_frame_after_frame_keeps_one_binding_for_its_bar(
         assert len(bindings) == 1, f"{len(bindings)} bindings of the bar's colour after 40 moves"
     finally:
         ui.app.root.remove_widget(view)
+
+
+@pytest.mark.parametrize("kind", ["ModalView", "Popup", "ConfirmPopup"])
+def test_a_popup_opened_again_and_again_centres_itself_with_one_binding(
+        ui: Harness, kind: str) -> None:
+    """Kivy's ModalView bound its centring to its own centre and size in every opening and
+    never let go: a picker or panel the app keeps, opened 100 times in an evening, centred
+    itself 100 times over at each move."""
+    from kivy.factory import Factory
+
+    view = ConfirmPopup(message="Again?") if kind == "ConfirmPopup" else Factory.get(kind)(
+        size_hint=(0.5, 0.5))
+    for _ in range(6):
+        view.open(animation=False)
+        ui.frames(1)
+        view.dismiss(animation=False)
+        ui.frames(1)
+    view.open(animation=False)
+    try:
+        for name in ("center", "size"):
+            bindings = [callback for callback in view.get_property_observers(name)
+                        if callback == view._align_center]
+            assert len(bindings) == 1, f"{len(bindings)} bindings of {name} after 7 openings"
+        view.x += 30
+        ui.frames(1)
+        # moved, it centres itself again on the window
+        assert list(view.center) == list(ui.app.root.get_root_window().center)
+    finally:
+        view.dismiss(animation=False)
+        ui.frames(1)
+
+
+def test_the_scale_bindings_of_widgets_gone_are_not_counted_and_kivy_drops_them(
+        ui: Harness) -> None:
+    """The soak's count of bindings leaves out a widget's `dp`/`sp` bindings to the screen's
+    scale once the widget is gone, because Kivy drops them all when the next widget binds one:
+    were that no longer so (another Kivy), they would pile up and this test would say it."""
+    from kivy._event import BoundCallback
+    from kivy.uix.label import Label
+
+    def gone() -> int:
+        gc.collect()
+        return sum(1 for thing in gc.get_objects()
+                   if type(thing) is BoundCallback and is_for_a_widget_gone(thing))
+
+    before = live_bindings()
+    labels = [Label(text=f"{number}") for number in range(20)]
+    assert live_bindings() > before, "a label binds nothing: the count cannot see bindings"
+    del labels
+    assert gone() > 0, "no scale binding outlived its label: nothing is left out of the count"
+    assert live_bindings() <= before
+    kept = Label(text="next")
+    assert gone() == 0, "Kivy kept the scale bindings of labels gone after the next was made"
+    del kept
