@@ -16,6 +16,7 @@ from kivy.core.text.markup import MarkupLabel
 from kivy.graphics.context import get_context
 from kivy.lang import builder
 from kivy.uix import scrollview
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
@@ -44,7 +45,7 @@ def apply() -> None:
     _labels_show_again_what_they_drew_before()
     _kv_rules_run_without_tracing()
     unseen.apply()
-    _a_lift_passes_over_what_cannot_take_it()
+    _a_touch_passes_over_what_cannot_take_it()
     _a_popup_opened_again_centres_itself_once()
 
 
@@ -256,30 +257,68 @@ def _kv_rules_run_without_tracing() -> None:
     builder.call_fn = _kv_rule
 
 
-def _a_lift_passes_over_what_cannot_take_it() -> None:
-    """Kivy hands a finger's lift to every widget of the screen, under the finger or not (a
-    widget may track a finger that went down on it; Kivy's own grab the touch instead, and get
-    the lift again from the window). A widget with no children and Kivy's own `on_touch_up`, a
-    label, an image, a spacer, does nothing with it: 50–70 of a table's 100–130 widgets, a good
-    part of the 0.8 ms each lift took on this VM before the tapped button's own work.
+def _a_touch_passes_over_what_cannot_take_it() -> None:
+    """Kivy hands a finger's touch and lift to every widget of the screen, under the finger or
+    not (a widget may track a finger that went down on it; Kivy's own grab the touch instead,
+    and get the lift again from the window). A widget with no children and Kivy's own
+    handlers, a label without links, an image, a spacer, does nothing with them but for one
+    thing: a disabled one under the finger stops the touch; a button of Kivy's only presses
+    under the finger and takes its lift from the window. That is most of a table's 100–130
+    widgets, and most of the 0.7–1 ms each touch and each lift took on this VM before the
+    tapped button's own work.
 
-    Not for a childless widget something binds `on_touch_up` to (Kivy cannot say which are):
-    give such a widget an `on_touch_up` of its own."""
-    original = Widget.on_touch_up
-    if getattr(original, "passes_over_leaves", False):
+    Not for a childless widget something binds `on_touch_down` or `on_touch_up` to (Kivy
+    cannot say which are): give such a widget a handler of its own."""
+    if getattr(Widget.on_touch_up, "passes_over_leaves", False):
         return
+    kivy_handlers = {"on_touch_down": (Widget, Label), "on_touch_up": (Widget,)}
+    leaf_kinds: dict[tuple[type, str], str] = {}
+
+    def leaf_kind(cls: type, event: str) -> str:
+        """"kivy": the handlers of Widget or Label; "button": ButtonBehavior's over them;
+        "own": anything else, dispatched as Kivy does."""
+        kind = leaf_kinds.get((cls, event))
+        if kind is None:
+            definers = [base for base in cls.__mro__ if event in vars(base)]
+            if definers[0] in kivy_handlers[event]:
+                kind = "kivy"
+            elif definers[0] is ButtonBehavior and definers[1] in kivy_handlers[event]:
+                kind = "button"
+            else:
+                kind = "own"
+            leaf_kinds[cls, event] = kind
+        return kind
+
+    def on_touch_down(self: Widget, touch: Any) -> bool | None:
+        if self.disabled and self.collide_point(*touch.pos):
+            return True
+        for child in self.children[:]:
+            if not child.children and not getattr(child, "refs", None):  # links in a label
+                kind = leaf_kind(type(child), "on_touch_down")
+                if kind == "kivy":
+                    if child.disabled and child.collide_point(*touch.pos):
+                        return True
+                    continue
+                if kind == "button" and not child.collide_point(*touch.pos):
+                    continue
+            if child.dispatch("on_touch_down", touch):
+                return True
+        return None
 
     def on_touch_up(self: Widget, touch: Any) -> bool | None:
         if self.disabled:
             return None
         for child in self.children[:]:
-            if not child.children and type(child).on_touch_up is on_touch_up:
-                continue
+            if not child.children:
+                kind = leaf_kind(type(child), "on_touch_up")
+                if kind == "kivy" or (kind == "button" and touch.grab_current is not child):
+                    continue
             if child.dispatch("on_touch_up", touch):
                 return True
         return None
 
     on_touch_up.passes_over_leaves = True  # type: ignore[attr-defined]
+    Widget.on_touch_down = on_touch_down
     Widget.on_touch_up = on_touch_up
 
 
