@@ -275,8 +275,8 @@ def _a_touch_passes_over_what_cannot_take_it() -> None:
     leaf_kinds: dict[tuple[type, str], str] = {}
 
     def leaf_kind(cls: type, event: str) -> str:
-        """"kivy": the handlers of Widget or Label; "button": ButtonBehavior's over them;
-        "own": anything else, dispatched as Kivy does."""
+        """Whose handler of `event` a class has: Widget's or Label's ("kivy"), ButtonBehavior's
+        over those ("button"), or its own ("own", dispatched as Kivy does)."""
         kind = leaf_kinds.get((cls, event))
         if kind is None:
             definers = [base for base in cls.__mro__ if event in vars(base)]

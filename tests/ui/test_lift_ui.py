@@ -15,8 +15,18 @@ from .harness import Harness
 pytestmark = pytest.mark.ui
 
 
-def test_a_lift_reaches_every_widget_that_can_take_it_and_no_label(ui: Harness) -> None:
+def tap(ui: Harness, widget: Any) -> None:
+    """A finger down on the middle of `widget` and up again, a frame later."""
     from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(*widget.to_window(*widget.center))
+    touch.touch_down()
+    ui.frames(1)
+    touch.touch_up()
+    ui.frames(2)
+
+
+def test_a_lift_reaches_every_widget_that_can_take_it_and_no_label(ui: Harness) -> None:
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
     from kivy.uix.label import Label
@@ -44,11 +54,7 @@ def test_a_lift_reaches_every_widget_that_can_take_it_and_no_label(ui: Harness) 
     ui.frames(2)
     try:
         button = row.children[0]
-        touch = UnitTestTouch(*button.to_window(*button.center))
-        touch.touch_down()
-        ui.frames(1)
-        touch.touch_up()
-        ui.frames(2)
+        tap(ui, button)
         assert pressed == ["press"]
         assert lifts == ["tracker"]
     finally:
@@ -57,7 +63,6 @@ def test_a_lift_reaches_every_widget_that_can_take_it_and_no_label(ui: Harness) 
 
 def test_a_touch_reaches_every_widget_that_can_take_it_and_no_label_or_button_away(
         ui: Harness) -> None:
-    from kivy.tests.common import UnitTestTouch
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
     from kivy.uix.label import Label
@@ -94,11 +99,7 @@ def test_a_touch_reaches_every_widget_that_can_take_it_and_no_label_or_button_aw
     ui.frames(2)
     try:
         button = row.children[-1]
-        touch = UnitTestTouch(*button.to_window(*button.center))
-        touch.touch_down()
-        ui.frames(1)
-        touch.touch_up()
-        ui.frames(2)
+        tap(ui, button)
         assert pressed == ["press"]
         assert touches == ["tracker", "CountedButton"]
     finally:
@@ -107,7 +108,6 @@ def test_a_touch_reaches_every_widget_that_can_take_it_and_no_label_or_button_aw
 
 def test_a_disabled_label_over_a_button_stops_the_touch_and_a_link_still_answers(
         ui: Harness) -> None:
-    from kivy.tests.common import UnitTestTouch
     from kivy.uix.button import Button
     from kivy.uix.floatlayout import FloatLayout
     from kivy.uix.label import Label
@@ -125,21 +125,14 @@ def test_a_disabled_label_over_a_button_stops_the_touch_and_a_link_still_answers
     ui.window.add_widget(board)
     ui.frames(3)
 
-    def tap(x: float, y: float) -> None:
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        ui.frames(1)
-        touch.touch_up()
-        ui.frames(2)
-
     try:
-        tap(*button.to_window(*button.center))
+        tap(ui, button)
         assert pressed == [], "a disabled label over the button let the touch through"
         cover.disabled = False
-        tap(*button.to_window(*button.center))
+        tap(ui, button)
         assert pressed == ["under"]
         assert link.refs, "the label drew no link"
-        tap(*link.to_window(*link.center))
+        tap(ui, link)
         assert links == ["rules"]
     finally:
         ui.window.remove_widget(board)
