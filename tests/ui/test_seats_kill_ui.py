@@ -91,6 +91,15 @@ class Phone(threading.Thread):
             return  # the app is gone: what it answered before is what counts
 
 
+def until_each_has_played(phones: list[Phone], seconds: float = 90) -> None:
+    """Wait until every phone was told "Done" at least once, or `seconds` passed (the test
+    then fails on it). A fixed 2–5 s was too short for a phone on a machine running the crash
+    test beside it."""
+    deadline = time.monotonic() + seconds
+    while not all(phone.acknowledged for phone in phones) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def logged_by_seats(db: Path) -> Counter[tuple[str, str]]:
     with sqlite3.connect(db) as conn:
         rows = [json.loads(command) for (command,) in conn.execute(
@@ -127,11 +136,14 @@ def test_a_kill_mid_play_loses_nothing_a_phone_was_told_and_the_phones_keep_thei
                   for player in range(PHONES)]
         for phone in phones:
             phone.start()
+        # Every phone plays before the plug is pulled, however busy the machine; then the
+        # kill falls at a random moment of their play.
+        until_each_has_played(phones)
         if kill == KILLS:  # the last start: the phones play on with the seats they held
-            time.sleep(2)
+            time.sleep(1)
             app.stop()
         else:
-            time.sleep(rng.uniform(2.0, 5.0))
+            time.sleep(rng.uniform(0.0, 3.0))
             app.kill()
         for phone in phones:
             phone.join(timeout=30)
