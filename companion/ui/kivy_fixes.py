@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.core.text.markup import MarkupLabel
 from kivy.graphics.context import get_context
 from kivy.lang import builder
@@ -37,12 +38,16 @@ round."""
 LABEL_TEXTURE_LARGEST_BYTES = 128 * 1024
 """A texture larger than this (a long prompt, a rules entry) is not kept: such texts seldom
 come back soon, and a few would fill the room."""
+MEASURES_KEPT = 20_000
+"""Words and lines measured in one font, kept (about 150 bytes each); all are let go of once
+there are more, and measured again as they come."""
 
 
 def apply() -> None:
     _one_bar_colour_binding_per_scroll_view()
     _a_tap_in_a_list_acts_when_the_finger_lifts()
     _labels_show_again_what_they_drew_before()
+    _a_word_is_measured_once_in_each_font()
     _kv_rules_run_without_tracing()
     unseen.apply()
     _a_touch_passes_over_what_cannot_take_it()
@@ -237,6 +242,61 @@ def _labels_show_again_what_they_drew_before() -> None:
     # A lost GL context (not on the Pi's SDL2 window, but Kivy allows for it) empties every
     # texture; Kivy refills the labels' own, not the ones kept here.
     get_context().add_reload_observer(label_textures.clear, before=True)
+
+
+_measures: dict[tuple[Hashable, str], tuple[int, int]] = {}
+"""Width and height of a text in a font (as `_font_of` says which)."""
+_measures_remembered = True
+"""False: every text measured as Kivy measures it (a benchmark's before)."""
+
+
+def remember_measures(remembered: bool, _roots: list[Any] | None = None) -> None:
+    """Measure every text as Kivy does (not `remembered`), or remember again, from nothing: a
+    benchmark's before and after in one run (tests/benchmarks/bench_every_table.py)."""
+    global _measures_remembered
+    _measures_remembered = remembered
+    _measures.clear()
+
+_MEASURE_OPTIONS = ("outline_width", "font_hinting", "font_kerning", "font_direction",
+                    "font_script_name", "font_features")
+"""Options of a core label that may change a text's size besides those in Kivy's font id."""
+
+
+def _font_of(core: Any) -> Hashable:
+    options = core.options
+    return (core._get_font_id(), *(_hashable(options.get(name)) for name in _MEASURE_OPTIONS))
+
+
+def _a_word_is_measured_once_in_each_font() -> None:
+    """Kivy lays a label's text out word by word, asking SDL_ttf for the size of each word and
+    of each line as it grows: a couple of hundred measures for a step's prompt, reminders and
+    buttons, again whenever one of them changes or is fitted to its box at another font size.
+    Its `get_cached_extents`, despite the name, measures each time. The same words come back
+    all evening, so a word's size in a font is measured once and then remembered.
+
+    Not for markup, whose font changes within a text while it is laid out."""
+    original = CoreLabel.get_cached_extents
+    if getattr(original, "remembers", False) or not hasattr(CoreLabel, "_get_font_id"):
+        return  # (a text provider other than SDL2's: measured as Kivy does)
+
+    def get_cached_extents(self: Any) -> Any:
+        if isinstance(self, MarkupLabel) or not _measures_remembered:
+            return original(self)
+        measure, font = self.get_extents, _font_of(self)
+
+        def extents(text: str) -> tuple[int, int]:
+            key = (font, text)
+            size = _measures.get(key)
+            if size is None:
+                if len(_measures) >= MEASURES_KEPT:
+                    _measures.clear()
+                size = _measures[key] = measure(text)
+            return size
+
+        return extents
+
+    get_cached_extents.remembers = True  # type: ignore[attr-defined]
+    CoreLabel.get_cached_extents = get_cached_extents
 
 
 def _kv_rule(args: tuple[Any, ...], _instance: Any, _value: Any) -> None:

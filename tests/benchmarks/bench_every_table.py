@@ -32,7 +32,9 @@ Before and after, in one run: the figures above vary by a fifth from one run to 
 shared VM, more than one change takes off. So a change to the drawing of every table is also
 timed in the same app, in alternating blocks (before, after, before, after): each block is a
 round of taps and redraws of the table with nothing changed. Now: widgets at opacity 0 drawn as
-Kivy draws them (before) and left out (after, companion/ui/unseen.py).
+Kivy draws them (before) and left out (after, companion/ui/unseen.py). And every label of the
+table is laid out again, each word measured as Kivy does (before) and measured once in each
+font (after, companion/ui/kivy_fixes.py): too little of a tap to stand out of its noise.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import asdict, replace
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,8 @@ AB_BLOCKS = 4
 """Alternating blocks of the before-and-after comparison (before, after, before, after)."""
 AB_REDRAWS = 40
 """Redraws with nothing changed in each block."""
+LAYOUT_BLOCKS = 24
+"""Alternating blocks of the layout's before and after (each lays out every label once)."""
 GOAL_MEDIAN_MS = 4.0
 GOAL_P95_MS = 8.0
 LEFT_ALONE = ("undo", "redo", "menu", "step_help", "help")
@@ -146,18 +150,37 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
                 yield tap
 
 
-def time_hidden_before_after(harness: Harness, watch: Stopwatch,
-                             game_id: str) -> dict[str, Any]:
-    """The work before the swap with hidden widgets drawn (before) and not (after), in
-    alternating blocks: per mode, the redraw with nothing changed and every tap together."""
+def draw_hidden(before: bool, roots: list[Any]) -> None:
     from companion.ui.unseen import draw_hidden_widgets
 
+    draw_hidden_widgets(before, roots)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change to the drawing timed before and after in one app (the module's docstring)."""
+
+    what: str
+    switch: Callable[[bool, list[Any]], None]
+    """Kivy's way (True: before) or the app's, for the widgets under the roots given."""
+
+
+CHANGES = {
+    "hidden_widgets": Change("hidden widgets drawn (before) and left out (after, unseen.py)",
+                             draw_hidden),
+}
+
+
+def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
+                      change: Change) -> dict[str, Any]:
+    """The work before the swap without a change (before) and with it (after), in alternating
+    blocks: per mode, the redraw with nothing changed and every tap together."""
     work: dict[str, dict[str, list[float]]] = {
         mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
     try:
         for block in range(AB_BLOCKS):
             mode = "before" if block % 2 == 0 else "after"
-            draw_hidden_widgets(mode == "before", list(harness.window.children))
+            change.switch(mode == "before", list(harness.window.children))
             settle(harness)
             taps = list(play_table(harness, watch, game_id, 1))
             work[mode]["taps"] += [tap.total_ms - tap.swap_ms for tap in taps]
@@ -165,9 +188,36 @@ def time_hidden_before_after(harness: Harness, watch: Stopwatch,
             work[mode]["redraw"] += [tap.total_ms - tap.swap_ms for tap in
                                      (timed_redraw(harness, watch) for _ in range(AB_REDRAWS))]
     finally:
-        draw_hidden_widgets(False, list(harness.window.children))
+        change.switch(False, list(harness.window.children))
     return {mode: {part: spread_of(values) for part, values in parts.items()}
             for mode, parts in work.items()}
+
+
+def time_layout_before_after(harness: Harness) -> dict[str, Any]:
+    """Every label of the table laid out again (no pixels), each word measured as Kivy measures
+    it (before) and remembered in each font (after, kivy_fixes), in alternating blocks. A Done
+    lays out its new prompt, reminders and words; this times them all, with nothing else."""
+    from kivy.uix.label import Label
+
+    from companion.ui.kivy_fixes import remember_measures
+
+    labels = [widget for root in harness.window.children for widget in root.walk(restrict=True)
+              if isinstance(widget, Label) and widget.text.strip() and not widget.markup]
+    work: dict[str, list[float]] = {"before": [], "after": []}
+    try:
+        for block in range(LAYOUT_BLOCKS):
+            mode = "before" if block % 2 == 0 else "after"
+            remember_measures(mode == "after")
+            for label in labels if mode == "after" else ():
+                label._label.render()  # the texts came round once, as after a first round
+            began = time.perf_counter()
+            for label in labels:
+                label._label.render()
+            work[mode].append((time.perf_counter() - began) * 1000)
+    finally:
+        remember_measures(True)
+    return {"labels": len(labels), "words": sum(len(label.text.split()) for label in labels),
+            **{mode: spread_of(values) for mode, values in work.items()}}
 
 
 def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str, Any]:
@@ -185,13 +235,16 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             taps = list(play_table(harness, watch, game_id, rounds))
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
-            hidden = time_hidden_before_after(harness, watch, game_id)
+            before_after = {name: time_before_after(harness, watch, game_id, change)
+                            for name, change in CHANGES.items()}
+            layout = time_layout_before_after(harness)
     kinds = sorted({tap.kind for tap in taps} - {REDRAW},
                    key=lambda k: (k.startswith("done"), k))
     return {"rounds": rounds, "warm_up_rounds": warm_up,
             "load_average": {"start": load_at_start, "end": load_average()},
             "by_kind": tap_summary(taps, (*kinds, REDRAW)),
-            "hidden_widgets_before_after": hidden,
+            "before_after": before_after,
+            "layout_before_after": layout,
             "taps": [asdict(tap) for tap in taps]}
 
 
@@ -257,15 +310,23 @@ def report(figures: dict[str, Any]) -> None:
             work = kind_figures["work_before_swap"]
             print(f"    {kind:28} {work['median']:6.1f} / {work['p95']:6.1f}   "
                   f"{verdict(kind_figures)}")
-        ab = game["hidden_widgets_before_after"]
-        print(f"  hidden widgets drawn (before) and left out (after), {AB_BLOCKS} alternating "
-              "blocks in this app, work before the swap, median / p95:")
-        for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap")):
-            before, after = ab["before"][part], ab["after"][part]
-            print(f"    {name:28} {before['median']:6.2f} / {before['p95']:6.2f} → "
-                  f"{after['median']:6.2f} / {after['p95']:6.2f}   "
-                  f"({after['median'] - before['median']:+.2f} ms median, "
-                  f"{before['samples']} and {after['samples']} samples)")
+        for change_name, change in CHANGES.items():
+            ab = game["before_after"][change_name]
+            print(f"  {change.what}, {AB_BLOCKS} alternating blocks in this app, work before "
+                  "the swap, median / p95:")
+            for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap")):
+                before, after = ab["before"][part], ab["after"][part]
+                print(f"    {name:28} {before['median']:6.2f} / {before['p95']:6.2f} → "
+                      f"{after['median']:6.2f} / {after['p95']:6.2f}   "
+                      f"({after['median'] - before['median']:+.2f} ms median, "
+                      f"{before['samples']} and {after['samples']} samples)")
+        layout = game["layout_before_after"]
+        before, after = layout["before"], layout["after"]
+        print(f"  every label of the table laid out again ({layout['labels']} labels, "
+              f"{layout['words']} words), each word measured each time (before) and once in "
+              f"each font (after, kivy_fixes), {LAYOUT_BLOCKS} alternating blocks, median / p95:"
+              f"\n    {before['median']:6.2f} / {before['p95']:6.2f} → {after['median']:6.2f} / "
+              f"{after['p95']:6.2f}   ({after['median'] - before['median']:+.2f} ms median)")
 
 
 if __name__ == "__main__":
