@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Literal
 
 from . import __version__, system_facts, voice
-from .backup import last_backup
 from .core.history import Words
 from .i18n import N_, decimal_sign, language, translations
 from .start_record import RECORD_NAME, process_running, read_runs
@@ -383,6 +382,10 @@ def backup_check(machine: Machine, words: Words) -> Check:
     stick = words._("Plug in a stick and back up on the System screen.")
     if not machine.records_readable:
         return unreadable_records("backup", title, words)
+    # Imported here: backups bring in the database library, which the app's start leaves
+    # until after its first frame (the System screen is imported before it).
+    from .backup import last_backup
+
     found = last_backup(machine.data_folder)
     if found is None:
         return Check("backup", WARNING, title, words._("No backup yet."), stick)

@@ -48,7 +48,8 @@ def write_sheet(game_id: str, language: str, path: Path, db: Path) -> int:
     from .files import write_atomically
     from .i18n import translations
     from .store_errors import StoreError
-    from .tag_sheet import coverage, enrolled_tags, sheet_pdf, tag_sheet
+    from .tag_sheet import coverage, enrolled_tags, tag_sheet
+    from .tag_sheet_pdf import sheet_pdf
 
     try:
         service, _ = build_service(db)

@@ -18,7 +18,6 @@ from kivy.app import App
 from kivy.clock import Clock
 
 from .. import updates
-from ..backup import BackupRefused, backups_on, describe_backup, make_backup, restore_backup
 from ..backup_file import BACKUP_NAME
 from ..i18n import _
 from ..updates import Update
@@ -136,6 +135,7 @@ class SystemActions:
             self.say(_("These games cannot be backed up from here."))
             return
         (db_path, settings), stick = files, self.screen.sticks[0]
+        from ..backup import BackupRefused, make_backup  # (see `backups`)
 
         def work() -> str:
             made = make_backup(db_path, stick, settings)
@@ -145,6 +145,10 @@ class SystemActions:
 
     def backups(self) -> list[Path]:
         """The backups on the sticks, then the card's nightly snapshots, newest first each."""
+        # Backups are imported when used: they bring in the database library, which the app's
+        # start leaves until after its first frame (this screen is imported before it).
+        from ..backup import backups_on
+
         return [file for folder in [*self.screen.sticks, self.snapshots()]
                 for file in backups_on(folder)]
 
@@ -168,6 +172,8 @@ class SystemActions:
 
     def describe(self, file: Path) -> None:
         """What `file` holds, and the question whether to restore it."""
+        from ..backup import BackupRefused, describe_backup  # (see `backups`)
+
         try:
             contents = describe_backup(file)
         except BackupRefused as refused:
@@ -192,6 +198,8 @@ class SystemActions:
         Clock.schedule_once(lambda _dt: self._restore_now(file, *files), 0.05)
 
     def _restore_now(self, file: Path, db_path: Path, settings: Path | None) -> None:
+        from ..backup import BackupRefused, restore_backup  # (see `backups`)
+
         running = app()
         try:
             restore_backup(file, db_path, settings, store=running.service.store)

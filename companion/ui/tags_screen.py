@@ -18,7 +18,7 @@ from ..files import write_atomically
 from ..games.registry import DEFAULT_GAME, GAMES
 from ..i18n import _
 from ..reader.tags import TAG_KINDS, kinds
-from ..tag_sheet import enrolled_tags, sheet_file_name, sheet_pdf, tag_sheet
+from ..tag_sheet import enrolled_tags, sheet_file_name, tag_sheet
 from ..usb_sticks import MOUNTS, REMOVABLE_ROOTS, mounted_sticks
 from .reads import tag_name
 from .widgets import ConfirmPopup, ask_then
@@ -159,6 +159,10 @@ class TagsScreen(Screen):
         answer = app().service_call({"cmd": "tags"})
         if not answer["ok"]:
             return
+        # The PDF library is imported here, when a sheet is made: it took 0.4 s, and this
+        # screen is imported at the app's start.
+        from ..tag_sheet_pdf import sheet_pdf
+
         today = date.today()
         game = self.sheet_game()
         sheet = tag_sheet(game, enrolled_tags(answer["tags"]), _, today)

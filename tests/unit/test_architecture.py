@@ -26,7 +26,7 @@ CORE = [
     "core/*.py", "service.py", "saved_games.py", "game_archive.py", "tag_commands.py",
     "rules_commands.py", "game_log.py", "driver.py", "store*.py", "bootstrap.py", "cli.py",
     "files.py", "i18n.py", "reader/*.py", "rules/search.py", "rules/corpus.py", "rules/cli.py",
-    "ui/*.py", "mirror/*.py", "tag_sheet.py", "tags_cli.py", "usb_sticks.py", "backup*.py",
+    "ui/*.py", "mirror/*.py", "tag_sheet*.py", "tags_cli.py", "usb_sticks.py", "backup*.py",
     "updates.py",
 ]
 """Modules shared by every game, the touchscreen's shared screens included (a game's own

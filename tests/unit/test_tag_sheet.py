@@ -16,14 +16,12 @@ from companion.games.registry import GAMES
 from companion.i18n import translations
 from companion.reader.tags import TagMeaning, card_name, known_cards
 from companion.tag_sheet import (
-    FONTS,
     coverage,
     enrolled_tags,
-    font_folder,
     sheet_file_name,
-    sheet_pdf,
     tag_sheet,
 )
+from companion.tag_sheet_pdf import FONTS, font_folder, sheet_pdf
 from companion.usb_sticks import mounted_sticks
 
 DAY = date(2026, 5, 4)
