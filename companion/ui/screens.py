@@ -12,16 +12,6 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen, ScreenManager
 
 from ..resources import layouts_dir
-from . import settings_screen
-from .checklist_screen import ChecklistScreen
-from .deck_screen import DeckEnrolmentScreen
-from .history_screens import HistoryDetailScreen, HistoryScreen, StatisticsScreen
-from .home_screen import HomeScreen
-from .new_game_screen import NewGameScreen
-from .reader_check_screen import ReaderCheckScreen
-from .rules_screen import RulesScreen
-from .system_screen import SystemScreen
-from .tags_screen import TagsScreen
 
 LAYOUTS_DIR = layouts_dir()
 STYLE_FILE = "style.kv"  # the shared classes and the app's root; loaded first
@@ -32,23 +22,26 @@ POWER_FILE = "power.kv"  # Turn off and Restart, on Home and in every table menu
 KIT_FILE = "table_kit.kv"  # the table kit's parts; loaded before any game's screen
 APP_LAYOUTS = (STYLE_FILE, KEYS_FILE, MIRROR_FILE, BOUNDARY_FILE, POWER_FILE)
 """What the app loads as it builds, before any screen."""
-# Each shared screen: its class and its layout file. A screen (and its file) is built the first
-# time it is needed, so the app shows Home without paying for the table, the setup form and the
-# rest; the table is then built while the players look at Home. A game's own screens (its table,
-# its new-game form, its others) come from its folder through the registry (see game_screen).
-SCREENS: dict[str, tuple[type[Screen], str]] = {
-    "home": (HomeScreen, "home.kv"),
-    "new_game": (NewGameScreen, "new_game.kv"),
-    "checklist": (ChecklistScreen, "checklist.kv"),
-    "history": (HistoryScreen, "history.kv"),
-    "history_detail": (HistoryDetailScreen, "history_detail.kv"),
-    "statistics": (StatisticsScreen, "statistics.kv"),
-    "tags": (TagsScreen, "tags.kv"),
-    "deck_enrolment": (DeckEnrolmentScreen, "deck_enrolment.kv"),
-    "reader_check": (ReaderCheckScreen, "reader_check.kv"),
-    "rules": (RulesScreen, "rules.kv"),
-    "settings": (settings_screen.SettingsScreen, "settings.kv"),
-    "system": (SystemScreen, "system.kv"),
+# Each shared screen: its class (as "module:Class") and its layout file. A screen, its module
+# and its file are loaded the first time it is needed, so the app shows Home without paying for
+# the table, the setup form and the rest (the System screen's module alone brought in the
+# database library, and the deck screen's the tag sheet's PDF library); the table is then built
+# while the players look at Home. A game's own screens (its table, its new-game form, its
+# others) come from its folder through the registry (see game_screen).
+SCREENS: dict[str, tuple[str, str]] = {
+    "home": ("companion.ui.home_screen:HomeScreen", "home.kv"),
+    "new_game": ("companion.ui.new_game_screen:NewGameScreen", "new_game.kv"),
+    "checklist": ("companion.ui.checklist_screen:ChecklistScreen", "checklist.kv"),
+    "history": ("companion.ui.history_screens:HistoryScreen", "history.kv"),
+    "history_detail": ("companion.ui.history_screens:HistoryDetailScreen",
+                       "history_detail.kv"),
+    "statistics": ("companion.ui.history_screens:StatisticsScreen", "statistics.kv"),
+    "tags": ("companion.ui.tags_screen:TagsScreen", "tags.kv"),
+    "deck_enrolment": ("companion.ui.deck_screen:DeckEnrolmentScreen", "deck_enrolment.kv"),
+    "reader_check": ("companion.ui.reader_check_screen:ReaderCheckScreen", "reader_check.kv"),
+    "rules": ("companion.ui.rules_screen:RulesScreen", "rules.kv"),
+    "settings": ("companion.ui.settings_screen:SettingsScreen", "settings.kv"),
+    "system": ("companion.ui.system_screen:SystemScreen", "system.kv"),
 }
 DEFAULT_TABLE = "table"
 """The default game's table screen, named as before there were two games; it is built right
@@ -59,8 +52,11 @@ def built_screen(screens: ScreenManager, name: str) -> Any:
     """The screen called `name` in `screens`, built (with its layout file) the first time it is
     asked for."""
     if not screens.has_screen(name):
-        screen_class, layout = SCREENS[name] if name in SCREENS else game_screen(name)
-        if name not in SCREENS:
+        if name in SCREENS:
+            spec, layout = SCREENS[name]
+            screen_class = imported(spec)
+        else:
+            screen_class, layout = game_screen(name)
             load_layout(KIT_FILE)  # every game's table is built from the kit
         load_layout(layout)
         screens.add_widget(screen_class(name=name))
