@@ -250,12 +250,13 @@ _measures_remembered = True
 """False: every text measured as Kivy measures it (a benchmark's before)."""
 
 
-def remember_measures(remembered: bool, _roots: list[Any] | None = None) -> None:
+def remember_measures(remembered: bool) -> None:
     """Measure every text as Kivy does (not `remembered`), or remember again, from nothing: a
     benchmark's before and after in one run (tests/benchmarks/bench_every_table.py)."""
     global _measures_remembered
     _measures_remembered = remembered
     _measures.clear()
+
 
 _MEASURE_OPTIONS = ("outline_width", "font_hinting", "font_kerning", "font_direction",
                     "font_script_name", "font_features")
