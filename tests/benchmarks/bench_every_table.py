@@ -32,9 +32,10 @@ Before and after, in one run: the figures above vary by a fifth from one run to 
 shared VM, more than one change takes off. So a change to the drawing of every table is also
 timed in the same app, in alternating blocks (before, after, before, after): each block is a
 round of taps and redraws of the table with nothing changed. Now: widgets at opacity 0 drawn as
-Kivy draws them (before) and left out (after, companion/ui/unseen.py). And every label of the
-table is laid out again, each word measured as Kivy does (before) and measured once in each
-font (after, companion/ui/kivy_fixes.py): too little of a tap to stand out of its noise.
+Kivy draws them (before) and left out (after, companion/ui/unseen.py). And, timed apart from
+the taps (a Done's share of it does not stand out of their noise), every label of the table
+laid out again, each word measured as Kivy does (before) and once in each font (after,
+companion/ui/kivy_fixes.py).
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Iterator
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -150,37 +151,18 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
                 yield tap
 
 
-def draw_hidden(before: bool, roots: list[Any]) -> None:
+def time_hidden_before_after(harness: Harness, watch: Stopwatch,
+                             game_id: str) -> dict[str, Any]:
+    """The work before the swap with hidden widgets drawn (before) and not (after), in
+    alternating blocks: per mode, the redraw with nothing changed and every tap together."""
     from companion.ui.unseen import draw_hidden_widgets
 
-    draw_hidden_widgets(before, roots)
-
-
-@dataclass(frozen=True)
-class Change:
-    """A change to the drawing timed before and after in one app (the module's docstring)."""
-
-    what: str
-    switch: Callable[[bool, list[Any]], None]
-    """Kivy's way (True: before) or the app's, for the widgets under the roots given."""
-
-
-CHANGES = {
-    "hidden_widgets": Change("hidden widgets drawn (before) and left out (after, unseen.py)",
-                             draw_hidden),
-}
-
-
-def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
-                      change: Change) -> dict[str, Any]:
-    """The work before the swap without a change (before) and with it (after), in alternating
-    blocks: per mode, the redraw with nothing changed and every tap together."""
     work: dict[str, dict[str, list[float]]] = {
         mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
     try:
         for block in range(AB_BLOCKS):
             mode = "before" if block % 2 == 0 else "after"
-            change.switch(mode == "before", list(harness.window.children))
+            draw_hidden_widgets(mode == "before", list(harness.window.children))
             settle(harness)
             taps = list(play_table(harness, watch, game_id, 1))
             work[mode]["taps"] += [tap.total_ms - tap.swap_ms for tap in taps]
@@ -188,7 +170,7 @@ def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
             work[mode]["redraw"] += [tap.total_ms - tap.swap_ms for tap in
                                      (timed_redraw(harness, watch) for _ in range(AB_REDRAWS))]
     finally:
-        change.switch(False, list(harness.window.children))
+        draw_hidden_widgets(False, list(harness.window.children))
     return {mode: {part: spread_of(values) for part, values in parts.items()}
             for mode, parts in work.items()}
 
@@ -235,15 +217,14 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             taps = list(play_table(harness, watch, game_id, rounds))
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
-            before_after = {name: time_before_after(harness, watch, game_id, change)
-                            for name, change in CHANGES.items()}
+            hidden = time_hidden_before_after(harness, watch, game_id)
             layout = time_layout_before_after(harness)
     kinds = sorted({tap.kind for tap in taps} - {REDRAW},
                    key=lambda k: (k.startswith("done"), k))
     return {"rounds": rounds, "warm_up_rounds": warm_up,
             "load_average": {"start": load_at_start, "end": load_average()},
             "by_kind": tap_summary(taps, (*kinds, REDRAW)),
-            "before_after": before_after,
+            "hidden_widgets_before_after": hidden,
             "layout_before_after": layout,
             "taps": [asdict(tap) for tap in taps]}
 
@@ -310,16 +291,15 @@ def report(figures: dict[str, Any]) -> None:
             work = kind_figures["work_before_swap"]
             print(f"    {kind:28} {work['median']:6.1f} / {work['p95']:6.1f}   "
                   f"{verdict(kind_figures)}")
-        for change_name, change in CHANGES.items():
-            ab = game["before_after"][change_name]
-            print(f"  {change.what}, {AB_BLOCKS} alternating blocks in this app, work before "
-                  "the swap, median / p95:")
-            for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap")):
-                before, after = ab["before"][part], ab["after"][part]
-                print(f"    {name:28} {before['median']:6.2f} / {before['p95']:6.2f} → "
-                      f"{after['median']:6.2f} / {after['p95']:6.2f}   "
-                      f"({after['median'] - before['median']:+.2f} ms median, "
-                      f"{before['samples']} and {after['samples']} samples)")
+        ab = game["hidden_widgets_before_after"]
+        print(f"  hidden widgets drawn (before) and left out (after), {AB_BLOCKS} alternating "
+              "blocks in this app, work before the swap, median / p95:")
+        for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap")):
+            before, after = ab["before"][part], ab["after"][part]
+            print(f"    {name:28} {before['median']:6.2f} / {before['p95']:6.2f} → "
+                  f"{after['median']:6.2f} / {after['p95']:6.2f}   "
+                  f"({after['median'] - before['median']:+.2f} ms median, "
+                  f"{before['samples']} and {after['samples']} samples)")
         layout = game["layout_before_after"]
         before, after = layout["before"], layout["after"]
         print(f"  every label of the table laid out again ({layout['labels']} labels, "
