@@ -12,19 +12,19 @@ from .history import HISTORY
 from .reads import plan_read
 from .state import State
 from .texts import TAG_WORDS, catalogue_texts
-from .view import public_view, view
+from .view import outcome_reason, public_view, view
 
 
 def summary(state: State) -> dict[str, Any]:
-    """The saved games' columns: the shared ones, and the number of guardians (a detail)."""
-    shown = view(state)
-    outcome = shown["outcome"]
+    """The saved games' columns: the shared ones, and the number of guardians (a detail).
+    Read from the state, not its view: this is taken with every tap, the whole view is not."""
+    outcome = state.outcome
     return {
         "status": "finished" if outcome else "active",
-        "players": shown["players"],
-        "rounds": shown["round"],
-        "result": outcome["result"] if outcome else None,
-        "reason": outcome["reason"] if outcome else None,
+        "players": state.setup.players,
+        "rounds": state.round,
+        "result": outcome.result if outcome else None,
+        "reason": outcome_reason(state) if outcome else None,
         "score": None,
         "guardians": len(state.setup.guardians),
     }
