@@ -21,10 +21,11 @@ bench_ui times Spirit Island's (its docstring has the details): a UnitTestTouch 
 window, the finger held 30 ms, then from just before touch_up until the next frame has been
 swapped; the swap (Mesa's software rasteriser under Xvfb) is split out. Outside the timing a
 popup the tap opened (a panel, a picker, a question) is put away, and a command the tap sent is
-undone, so the next round meets the same table; Done moves the game on, and a game that is over
-is followed by a new one. A button that sent nothing and opened nothing (a banner's OK) is
-still timed, its frame being work too; a tap after which nothing at all is drawn (a tile
-already chosen, tapped again) has no frame to time and is left out.
+undone if the game took it (not if refused), so the next round meets the same table; Done moves
+the game on, and a game that is over is followed by a new one. A button that sent nothing and
+opened nothing (a banner's OK) is still timed, its frame being work too; a tap after which
+nothing at all is drawn (a tile already chosen, tapped again) has no frame to time and is left
+out.
 
 This machine may be shared: the load average is printed at the start and end of each game.
 
@@ -124,6 +125,7 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
                 continue
             harness.scroll_into_view(button)
             harness.player_pause()  # Done right after a step change would be a double tap
+            undos_before = app.game_state.get("undo_count")
             try:
                 tap: Tap | None = timed_tap(harness, watch, button, name)
             except RuntimeError as error:  # it changed nothing on the screen: no frame to time
@@ -139,8 +141,10 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
                     question.confirm()
                     settle(harness)
             put_popups_away(harness)
-            sent = tap is not None and tap.send_ms is not None
-            if sent and name != "done" and under_way(harness, game_id):
+            # A command refused (Glow's rerolls -1 at none) is not undone: its undo took back
+            # the Done before it, and every round met the same step.
+            accepted = app.game_state.get("undo_count") != undos_before
+            if accepted and name != "done" and under_way(harness, game_id):
                 app.send({"cmd": "undo"})  # the next round meets the same table
             if app.screens.current != app.table_name() and under_way(harness, game_id):
                 app.show(app.table_name())  # a button that led elsewhere (a rules entry)
