@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -402,9 +402,9 @@ class CardPicker(InstantPopup):
         self._left_out: set[str] = set()
         super().__init__(**kwargs)
 
-    def fill(self, choices: Sequence[dict[str, Any]]) -> None:
-        """Offer `choices` (each a PickerButton's properties), on the buttons of an earlier
-        filling where there are some."""
+    def fill(self, choices: Sequence[dict[str, Any]], left_out: Iterable[str] = ()) -> None:
+        """Offer `choices` (each a PickerButton's properties) but those in `left_out` (cards
+        already used), on the buttons of an earlier filling where there are some."""
         while len(self._pool) < len(choices):
             button = PickerButton(picked=self._picked)
             button.bind(natural_height=button.setter("height"))
@@ -413,7 +413,7 @@ class CardPicker(InstantPopup):
         for button, choice in zip(self._buttons, choices, strict=False):
             for name in PICKER_CHOICE:
                 setattr(button, name, choice.get(name, button.property(name).defaultvalue))
-        self._left_out = set()
+        self._left_out = set(left_out)
         self.searchable = len(self._buttons) >= SEARCH_FROM
         self._show()
 
@@ -446,12 +446,12 @@ class CardPicker(InstantPopup):
                   and (not query or matches(query, f"{button.text} {button.detail}"))]
         self.nothing_found = bool(query) and not listed
         grid = self.ids.grid
-        grid.clear_widgets()
-        for button in listed:
-            grid.add_widget(button)
-        # Widths now, down to the buttons' labels, before their words are drawn: laid out in
-        # the next frame, each would draw them twice, at the last picker's column width and
-        # then at this one's.
+        if grid.children != listed[::-1]:  # the same choices as last time stay where they are
+            grid.clear_widgets()
+            for button in listed:
+                grid.add_widget(button)
+        # Widths now, down to the buttons' labels, before their words are drawn: laid out in the
+        # next frame, each would draw them twice (at the last picker's column width, then this).
         grid.do_layout()
         for button in listed:
             button.do_layout()

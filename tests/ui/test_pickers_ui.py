@@ -152,6 +152,36 @@ def test_a_picker_opened_again_is_the_same_popup_with_nothing_left_of_its_last_o
         ("C", "", False), ("A2", "", False)]
 
 
+def test_a_picker_opened_again_with_the_same_choices_leaves_its_buttons_where_they_are(
+        ui: Harness) -> None:
+    """Its buttons are taken out and put back only when what it lists changed (putting back
+    five buttons that were there already was a good part of opening a threat-card picker)."""
+    from companion.ui.widgets import CardPicker
+
+    choices = [{"value": value, "text": value.upper()} for value in "abcde"]
+    picker = CardPicker.kept(title="Which?")
+    picker.fill(choices, left_out={"b"})
+    picker.open()
+    ui.frames(2)
+    assert picker.shown() == ["a", "c", "d", "e"]
+    put_popups_away(ui)
+    changes: list[int] = []
+    grid = picker.ids.grid
+    grid.bind(children=lambda _grid, children: changes.append(len(children)))
+    again = CardPicker.kept(title="Which?")
+    again.fill(choices, left_out={"b"})
+    again.open()
+    ui.frames(2)
+    assert again is picker and again.shown() == ["a", "c", "d", "e"] and changes == []
+    put_popups_away(ui)
+    again = CardPicker.kept(title="Which?")
+    again.fill(choices, left_out={"b", "d"})
+    again.open()
+    ui.frames(2)
+    assert again.shown() == ["a", "c", "e"] and changes and changes[-1] == 3
+    put_popups_away(ui)
+
+
 def test_a_picker_refilled_with_other_columns_draws_each_name_once_at_its_new_width(
         ui: Harness) -> None:
     """A kept picker is laid out for its new columns before its buttons' words are drawn: in

@@ -126,8 +126,7 @@ class PlayerPanel(InstantPopup):
         picker.fill([{"value": card["id"], "text": card["name"],
                       "detail": companion_detail(card),
                       "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
-                     for card in app().catalogue_of("glow")["companions"]])
-        picker.offer(held)
+                     for card in app().catalogue_of("glow")["companions"]], left_out=held)
         picker.when_picked = lambda card: self.send({"cmd": "companion", "card": card})
         picker.open()
 

@@ -182,8 +182,7 @@ class GlowForm(NumberCorrections, ScrollView):
                       "background": rgba(player_colour(colour, palette)),
                       "text_colour": rgba(text_colour_on(player_colour(colour, palette))),
                       "highlight": colour == row.colour, "mark": PLAYER_SYMBOLS[colour]}
-                     for colour, label in COLOUR_NAMES.items()])
-        picker.offer(taken)
+                     for colour, label in COLOUR_NAMES.items()], left_out=taken)
         picker.when_picked = lambda colour: setattr(row, "colour", colour)
         picker.open()
 

@@ -256,8 +256,8 @@ class GlowTableScreen(KitTable):
         chooser.fill([unnamed, *({"value": card["id"], "text": card["name"],
                                   "detail": companion_detail(card), "background": rgba(colour),
                                   "text_colour": rgba(text_colour_on(colour))}
-                                 for card in app().catalogue_of("glow")["companions"])])
-        chooser.offer({c["card"] for p in state["players"] for c in p["companions"]})
+                                 for card in app().catalogue_of("glow")["companions"])],
+                     left_out={c["card"] for p in state["players"] for c in p["companions"]})
 
         def recruit(card: str) -> None:
             command: dict[str, Any] = {"cmd": "pick", "player": picker, "area": area}

@@ -322,8 +322,8 @@ class LeviathanTableScreen(KitTable):
                       "detail": _(leviathan_name(state)), "highlight": card == named,
                       "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
                      for number, card in ((n, threat_card_id(leviathan, n))
-                                          for n in range(1, THREATS_PER_LEVIATHAN + 1))])
-        picker.offer(taken)
+                                          for n in range(1, THREATS_PER_LEVIATHAN + 1))],
+                    left_out=taken)
         picker.when_picked = lambda card: app().send({"cmd": "reveal", "card": card})
         picker.open()
 
