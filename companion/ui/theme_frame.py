@@ -19,7 +19,7 @@ class ThemeFrame(Widget):
     set them apart by a shade.
 
     A see-through frame is not drawn at all. As four see-through rectangles in every button's
-    canvas, it was a third of what a table drew each frame (80 of Leviathan Wilds' 203 shapes),
+    canvas, it was a third of what a table drew each frame (64 of Leviathan Wilds' 203 shapes),
     each costing the GL driver as much as a visible one. Four bars, not a wide Line, which Kivy
     draws through a stencil on every frame."""
 
