@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from kivy.clock import Clock
 
+from .pickers import SPARES_A_FRAME, SPARES_AHEAD, build_spares
 from .screens import DEFAULT_TABLE, default_game_screens, popup_open, screen_known
 
 BUILT_LATER = ("new_game", "checklist", "rules", "history", "tags")
@@ -31,8 +32,9 @@ class ScreensToBuild(Protocol):
 
 
 class BuildingAhead:
-    """Builds the other screens (and the table's pickers and the rules index) after the first
-    frame, one a frame, so that a tap on Home waits for one build at most."""
+    """Builds the other screens (and the table's pickers, the picker buttons of every game and
+    the rules index) after the first frame, one a frame, so that a tap on Home waits for one
+    build at most."""
 
     def __init__(self, app: ScreensToBuild, default_game: str) -> None:
         self.app = app
@@ -50,8 +52,9 @@ class BuildingAhead:
 
     def _build(self, index: int) -> None:
         names = [*BUILT_LATER, *default_game_screens()]
+        spares = [build_spares] * -(-SPARES_AHEAD // SPARES_A_FRAME)
         steps: list[Any] = [*(lambda name=name: self.app.screen(name) for name in names),
-                            self._warm_table, self._cool_table, self.app.rules_index]
+                            self._warm_table, self._cool_table, *spares, self.app.rules_index]
         if index >= len(steps):
             self.pending = None
             freeze_what_lasts()

@@ -17,8 +17,9 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 
 from ..i18n import N_, _
+from .pickers import CardPicker
 from .reads import ReadPlan, forceable, plan_read
-from .widgets import CardPicker, ConfirmPopup
+from .widgets import ConfirmPopup
 
 if TYPE_CHECKING:
     from ..reader.serial_reader import ReaderEvent, ReaderSettings, SerialReader

@@ -21,8 +21,9 @@ from .. import updates
 from ..backup_file import BACKUP_NAME
 from ..i18n import _
 from ..updates import Update
+from .pickers import CardPicker
 from .snapshots import files_of
-from .widgets import CardPicker, ConfirmPopup
+from .widgets import ConfirmPopup
 
 log = logging.getLogger(__name__)
 

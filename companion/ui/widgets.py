@@ -1,12 +1,11 @@
-"""Small widgets the screens share: a label that shrinks its text to fit, steppers, pickers.
+"""Small widgets the screens share: a label that shrinks its text to fit, steppers, popups.
 Their look is in layouts/style.kv; here is only what they do."""
 
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +20,6 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
-from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -342,136 +340,6 @@ class MarkFrame:
     """Its width while shown, in px; the line runs this far inside the edge, halved."""
 
 
-class PickerButton(MarkFrame, ButtonBehavior, BoxLayout):
-    """One choice in a card picker: the card's colour band and its name, large, and its detail
-    in full below (a picker's row grows to hold it)."""
-
-    value = StringProperty("")
-    """The id sent when it is chosen."""
-    text = StringProperty("")
-    """The card's name."""
-    detail = StringProperty("")
-    """A second line: stage, expansion."""
-    background = ListProperty([0.3, 0.3, 0.3, 1])
-    """The first terrain's colour (or a neutral one)."""
-    text_colour = ListProperty([1, 1, 1, 1])
-    """A colour that reads on the background."""
-    picked = ObjectProperty(None)
-    """Called with `value` when tapped."""
-    highlight = BooleanProperty(False)
-    """Drawn with a frame, for the likeliest choice."""
-    mark = StringProperty("")  # symbols that tell its colour without it (palette.py)
-    natural_height = NumericProperty(0)
-    """The height that shows its name and all of its detail (the kv works it out)."""
-
-    def on_release(self) -> None:
-        if self.picked:
-            self.picked(self.value)
-
-
-PICKER_CHOICE = ("value", "text", "detail", "background", "text_colour", "highlight", "mark")
-"""What a choice given to `CardPicker.fill` may say of its button."""
-
-SEARCH_FROM = 13
-"""A picker with this many choices or more offers a search: a long list is found faster by
-typing two letters than by scrolling."""
-
-
-class CardPicker(InstantPopup):
-    """A popup listing cards as large buttons; tapping one answers `when_picked` with its id.
-    The likeliest choice (the one marked `highlight`) is pinned above the list; a long list
-    has a search box with the on-screen keys, and says so when nothing matches."""
-
-    when_picked = ObjectProperty(None, allownone=True)
-    """Called with the chosen id."""
-    columns = NumericProperty(3)
-    """How many buttons in a row."""
-    query = StringProperty("")
-    """What is typed in the search box."""
-    searchable = BooleanProperty(False)
-    """The list is long enough for a search box."""
-    nothing_found = BooleanProperty(False)
-    """Something is typed and no choice matches it."""
-    pinned_value = StringProperty("")
-    """The id of the pinned choice, or empty when there is none."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        self._buttons: list[PickerButton] = []
-        self._pool: list[PickerButton] = []
-        """Every button a filling made, refilled by the next (`_buttons` are those shown)."""
-        self._left_out: set[str] = set()
-        super().__init__(**kwargs)
-
-    def fill(self, choices: Sequence[dict[str, Any]], left_out: Iterable[str] = ()) -> None:
-        """Offer `choices` (each a PickerButton's properties) but those in `left_out` (cards
-        already used), on the buttons of an earlier filling where there are some."""
-        while len(self._pool) < len(choices):
-            button = PickerButton(picked=self._picked)
-            button.bind(natural_height=button.setter("height"))
-            self._pool.append(button)
-        self._buttons = self._pool[:len(choices)]
-        for button, choice in zip(self._buttons, choices, strict=False):
-            for name in PICKER_CHOICE:
-                setattr(button, name, choice.get(name, button.property(name).defaultvalue))
-        self._left_out = set(left_out)
-        self.searchable = len(self._buttons) >= SEARCH_FROM
-        self._show()
-
-    def reset(self) -> None:
-        self.when_picked = None
-        self.query = ""
-        self._left_out = set()
-
-    def offer(self, left_out: set[str]) -> None:
-        """Show every choice but those in `left_out` (cards already used), in the first order."""
-        self._left_out = set(left_out)
-        self._show()
-
-    def on_query(self, *_args: Any) -> None:
-        self._show()
-
-    def _show(self) -> None:
-        offered = [button for button in self._buttons if button.value not in self._left_out]
-        pinned = next((button for button in offered if button.highlight), None)
-        self.pinned_value = pinned.value if pinned is not None else ""
-        box = self.ids.pinned
-        if list(box.children) != ([pinned] if pinned is not None else []):
-            box.clear_widgets()
-            if pinned is not None:
-                if pinned.parent is not None:
-                    pinned.parent.remove_widget(pinned)
-                box.add_widget(pinned)
-        query = folded(self.query.strip())
-        listed = [button for button in offered if button is not pinned
-                  and (not query or matches(query, f"{button.text} {button.detail}"))]
-        self.nothing_found = bool(query) and not listed
-        grid = self.ids.grid
-        if grid.children != listed[::-1]:  # the same choices as last time stay where they are
-            grid.clear_widgets()
-            for button in listed:
-                grid.add_widget(button)
-        # Widths now, down to the buttons' labels, before their words are drawn: laid out in the
-        # next frame, each would draw them twice (at the last picker's column width, then this).
-        grid.do_layout()
-        for button in listed:
-            button.do_layout()
-
-    def shown(self) -> list[str]:
-        """The ids that can be tapped now, the pinned one first."""
-        return ([self.pinned_value] if self.pinned_value else []) + [
-            button.value for button in reversed(self.ids.grid.children)]
-
-    def _picked(self, value: str) -> None:
-        self.dismiss()
-        if self.when_picked:
-            self.when_picked(value)
-
-
-def matches(query: str, text: str) -> bool:
-    """A folded query ("odn") matches a text that holds it anywhere ("Ödnis")."""
-    return query in folded(text)
-
-
 def reuse_rows(box: Any, pool: list[Any], count: int, make: Callable[[int], Any]) -> list[Any]:
     """Show the first `count` widgets of `pool` in `box`, in order, building one only when the
     pool has too few (`make(index)`); returns them for the caller to fill in. A box refilled
@@ -484,12 +352,6 @@ def reuse_rows(box: Any, pool: list[Any], count: int, make: Callable[[int], Any]
         for row in shown:
             box.add_widget(row)
     return shown
-
-
-def folded(text: str) -> str:
-    """Lower case without accents, so "odnis" finds "Ödnis" and "peur" finds "Peur"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def ask_then(message: str, confirm_text: str, action: Callable[[], None], ask: bool) -> None:

@@ -264,8 +264,8 @@ class Harness:
 
         assert widget.get_root_window() is not None, f"{widget} is not on screen"
         assert not widget.disabled, f"{getattr(widget, 'text', widget)!r} is disabled"
+        self.scroll_into_view(widget)  # (a picker draws only the buttons in view)
         assert widget.opacity > 0, f"{getattr(widget, 'text', widget)!r} is hidden"
-        self.scroll_into_view(widget)
         x, y = widget.to_window(*widget.center)
         width, height = self.window.size
         assert 0 <= x <= width and 0 <= y <= height, f"{widget} lies outside the window"
@@ -428,7 +428,7 @@ class Harness:
             return
         assert value in picker.shown(), f"{value!r} is not among the picker's choices"
         name = next(row["text"] for row in picker.ids.cards.data if row["value"] == value)
-        from companion.ui.widgets import folded
+        from companion.ui.pickers import folded
 
         # Type the first letters of its name on the picker's keys.
         for letter in [c for c in folded(name.split()[0]) if "a" <= c <= "z"][:3]:

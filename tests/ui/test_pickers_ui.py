@@ -26,11 +26,50 @@ def app_at(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Harness]:
 
 def companion_picker(ui: Harness) -> Any:
     start_a_game(ui, "glow")
+    return companion_picker_of_a_game_in_play(ui)
+
+
+def companion_picker_of_a_game_in_play(ui: Harness) -> Any:
     ui.tap(list(reversed(ui.screen.ids.players.children))[0].ids.name)
     ui.tap(ui.popup().ids.add_companion)
     picker = ui.popup()
     assert "companion" in picker.title
     return picker
+
+
+def test_the_picker_buttons_are_built_while_home_is_shown_and_no_tap_builds_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Glow's first recruit opened a picker of 41 companions and built their buttons in the
+    tap (a quarter of a second here); they are built ahead, a few a frame, while Home is shown."""
+    from companion.ui import pickers
+
+    ui = Harness(tmp_path / "games.db", build_ahead=True)
+    try:
+        ui.frames(3)
+        while ui.app.start_up.still_starting():
+            assert ui.screen.name == "home"
+            ui.frames(1)
+        assert len(ui.app._picker_spares.buttons) == pickers.SPARES_AHEAD
+        built_in_a_tap: list[Any] = []
+        original = pickers.PickerButton.__init__
+
+        def counted(button: Any, **kwargs: Any) -> None:
+            built_in_a_tap.append(button)
+            original(button, **kwargs)
+
+        monkeypatch.setattr(pickers.PickerButton, "__init__", counted)
+        picker = companion_picker(ui)
+        companions = len(ui.app.catalogue_of("glow")["companions"])
+        assert len(picker.shown()) == companions < pickers.SPARES_AHEAD  # and "Not named"
+        assert built_in_a_tap == []
+        assert len(ui.app._picker_spares.buttons) == pickers.SPARES_AHEAD - companions
+        ui.pick(picker.shown()[0])
+        put_popups_away(ui)
+        again = companion_picker_of_a_game_in_play(ui)
+        assert again is picker and len(again.shown()) == companions - 1
+        assert built_in_a_tap == []
+    finally:
+        ui.close()
 
 
 def full_detail_height(button: Any) -> float:
@@ -120,7 +159,7 @@ def test_a_picker_opened_again_is_the_same_popup_with_nothing_left_of_its_last_o
         ui: Harness) -> None:
     """Pickers and questions are kept and refilled, not built per tap (a Pi's frame three times
     over): what one opening typed, pinned or answered is gone at the next."""
-    from companion.ui.widgets import CardPicker
+    from companion.ui.pickers import CardPicker
 
     picker = companion_picker(ui)
     everything = picker.shown()
@@ -156,7 +195,7 @@ def test_a_picker_opened_again_with_the_same_choices_leaves_its_buttons_where_th
         ui: Harness) -> None:
     """Its buttons are taken out and put back only when what it lists changed (putting back
     five buttons that were there already was a good part of opening a threat-card picker)."""
-    from companion.ui.widgets import CardPicker
+    from companion.ui.pickers import CardPicker
 
     choices = [{"value": value, "text": value.upper()} for value in "abcde"]
     picker = CardPicker.kept(title="Which?")
@@ -186,7 +225,7 @@ def test_a_picker_refilled_with_other_columns_draws_each_name_once_at_its_new_wi
         ui: Harness) -> None:
     """A kept picker is laid out for its new columns before its buttons' words are drawn: in
     the frame after, Leviathan's threat cards were drawn first at the strike picker's width."""
-    from companion.ui.widgets import CardPicker
+    from companion.ui.pickers import CardPicker
 
     choices = [{"value": f"card-{n}", "text": f"Threat card {n} ({n * 7})",
                 "detail": f"wild side {n}"} for n in range(1, 6)]

@@ -124,7 +124,7 @@ def see_through_wide_lines(root: Any) -> list[str]:
 
 def test_no_frame_is_drawn_see_through_on_a_table_or_in_a_picker(
         game_id: str, ui: Harness) -> None:
-    from companion.ui.widgets import CardPicker
+    from companion.ui.pickers import CardPicker
 
     start_on_table(ui, game_id)
     ui.frames(2)

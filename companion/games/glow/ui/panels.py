@@ -29,8 +29,9 @@ from companion.games.glow.ui.presenter import (
     player_summary,
 )
 from companion.i18n import _
+from companion.ui.pickers import CardPicker
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, InstantPopup, Stepper, reuse_rows
+from companion.ui.widgets import InstantPopup, Stepper, reuse_rows
 
 
 def app() -> Any:
@@ -122,10 +123,10 @@ class PlayerPanel(InstantPopup):
         picker = CardPicker.kept(title=_("{name}: which companion?").format(name=self.name),
                                  columns=4)
         held = {c["card"] for p in self._state["players"] for c in p["companions"]}
-        colour = COMPANION_COLOUR
+        look = {"background": rgba(COMPANION_COLOUR),
+                "text_colour": rgba(text_colour_on(COMPANION_COLOUR))}
         picker.fill([{"value": card["id"], "text": card["name"],
-                      "detail": companion_detail(card),
-                      "background": rgba(colour), "text_colour": rgba(text_colour_on(colour))}
+                      "detail": companion_detail(card), **look}
                      for card in app().catalogue_of("glow")["companions"]], left_out=held)
         picker.when_picked = lambda card: self.send({"cmd": "companion", "card": card})
         picker.open()

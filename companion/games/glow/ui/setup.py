@@ -25,8 +25,8 @@ from companion.games.glow.texts import WORDS
 from companion.i18n import N_, _
 from companion.ui.corrections import NumberCorrections, NumberStepper, StepperRow
 from companion.ui.palette import DEFAULT_PALETTE, PLAYER_COLOURS, PLAYER_SYMBOLS, player_colour
+from companion.ui.pickers import CardPicker
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker
 
 GAME_ID = "glow"
 BOARDS = ("realm", "sea")

@@ -37,9 +37,10 @@ from companion.games.glow.ui.presenter import (
 )
 from companion.games.glow.ui.widgets import AreaCell, DayCell, PlayerTile
 from companion.i18n import _, ngettext
+from companion.ui.pickers import CardPicker
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, ConfirmPopup, TableMenu
+from companion.ui.widgets import ConfirmPopup, TableMenu
 
 
 def app() -> Any:
@@ -249,13 +250,13 @@ class GlowTableScreen(KitTable):
         chooser = CardPicker.kept(title=_("{name} recruits from area {area}: which companion?")
                                   .format(name=state["players"][picker]["name"], area=area),
                                   columns=4)
-        colour = COMPANION_COLOUR
         unnamed = {"value": "", "text": _("Not named"), "detail": _("add it later"),
                    "background": app().colours["button"],
                    "text_colour": app().colours["button_text"]}
+        look = {"background": rgba(COMPANION_COLOUR),
+                "text_colour": rgba(text_colour_on(COMPANION_COLOUR))}
         chooser.fill([unnamed, *({"value": card["id"], "text": card["name"],
-                                  "detail": companion_detail(card), "background": rgba(colour),
-                                  "text_colour": rgba(text_colour_on(colour))}
+                                  "detail": companion_detail(card), **look}
                                  for card in app().catalogue_of("glow")["companions"])],
                      left_out={c["card"] for p in state["players"] for c in p["companions"]})
 

@@ -21,7 +21,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.leviathan_wilds.table_words import turned_dice
 from companion.i18n import _
-from companion.ui.widgets import CardPicker, InstantPopup, reuse_rows
+from companion.ui.pickers import CardPicker
+from companion.ui.widgets import InstantPopup, reuse_rows
 
 AP_VALUES = range(0, 7)
 """The AP a card can give, as the AP card picker offers them."""

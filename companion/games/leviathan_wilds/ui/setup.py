@@ -21,7 +21,7 @@ from kivy.uix.scrollview import ScrollView
 from companion import i18n
 from companion.i18n import _
 from companion.ui.corrections import NumberCorrections, NumberStepper
-from companion.ui.widgets import CardPicker
+from companion.ui.pickers import CardPicker
 
 GAME_ID = "leviathan-wilds"
 DIFFICULTIES = ("easy", "medium", "hard", "expert")

@@ -31,9 +31,10 @@ from companion.games.leviathan_wilds.ui.tiles import (
 )
 from companion.i18n import N_, _
 from companion.ui.figures import FigureTile  # noqa: F401  (named in kv)
+from companion.ui.pickers import CardPicker
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import CardPicker, TableMenu, reuse_rows
+from companion.ui.widgets import TableMenu, reuse_rows
 
 STRIKE_AMOUNTS = range(1, 7)
 GLIDE_MOST = 6

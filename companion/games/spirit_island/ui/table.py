@@ -26,11 +26,11 @@ from kivy.properties import (
 from companion import i18n
 from companion.i18n import N_, _
 from companion.ui.figures import growth, key_font
+from companion.ui.pickers import CardPicker
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
-    CardPicker,
     DetailsPopup,
     TableMenu,
     ask_then,

@@ -26,13 +26,13 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui.marks import ColourCue
+from companion.ui.pickers import folded
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
     FitLabel,
     FitText,
     InstantPopup,
-    folded,
     grid_for,
     reuse_rows,
 )
