@@ -72,6 +72,34 @@ def test_the_picker_buttons_are_built_while_home_is_shown_and_no_tap_builds_one(
         ui.close()
 
 
+def test_a_long_picker_draws_the_buttons_in_view_and_those_a_scroll_brings_in(
+        app_at: Harness) -> None:
+    from companion.ui import unseen
+
+    ui = app_at
+    picker = companion_picker(ui)
+    view = picker.ids.scroll
+    rows = list(reversed(picker.ids.grid.children))
+
+    def in_view(row: Any) -> bool:
+        """Some of it shows, in the window's coordinates (the list moves under the view)."""
+        bottom = row.to_window(row.x, row.y)[1]
+        return bool(bottom + row.height > view.to_window(view.x, view.y)[1]
+                    and bottom < view.to_window(view.x, view.top)[1])
+
+    for scroll_y in (1.0, 0.5, 0.0):
+        view.scroll_y = scroll_y
+        ui.frames(3)
+        seen = [row for row in rows if in_view(row)]
+        assert seen and len(seen) < len(rows)
+        for row in rows:
+            assert (row.opacity > 0) == (row in seen), (scroll_y, row.text)
+            assert unseen.is_drawn_hidden(row) == (row not in seen), (scroll_y, row.text)
+    assert rows[-1].opacity > 0 and rows[0].opacity == 0  # at the end of the list
+    ui.pick(rows[0].value)  # scrolled back into view, drawn, and taken
+    assert ui.popup() is not picker
+
+
 def full_detail_height(button: Any) -> float:
     """The height the detail takes wrapped at the button's width, every line of it."""
     from kivy.core.text import Label as CoreLabel
