@@ -7,6 +7,8 @@ text and background a screen uses reaches WCAG AA (4.5:1).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 SEE_THROUGH = "#00000000"
 """A frame the theme does not draw (#RRGGBBAA: no alpha, no colour)."""
 
@@ -183,6 +185,7 @@ def _channel(value: int) -> float:
     return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
 
+@lru_cache(maxsize=512)  # a table asks it of the same few colours with every tap
 def relative_luminance(colour: str) -> float:
     colour = colour.lstrip("#")
     r, g, b = (int(colour[i:i + 2], 16) for i in (0, 2, 4))
@@ -195,6 +198,7 @@ def contrast_ratio(first: str, second: str) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
+@lru_cache(maxsize=512)
 def text_colour_on(background: str) -> str:
     """Black or white, whichever reads better on `background`."""
     black, white = "#000000", "#FFFFFF"

@@ -77,11 +77,13 @@ class FitText:
             self._texture_waits = True
             return
         label: Any = self
-        box_height = label.text_size[1]
-        if box_height is not None and 0 < box_height <= 1 and label.text.strip() and not (
+        box_width, box_height = label.text_size
+        if (box_height is not None and 0 < box_height <= 1 or box_width is not None
+                and 0 < box_width <= 1) and label.text.strip() and not (
                 label.markup or label.shorten):
-            # A closed row's button (the banner's OK): Kivy would lay the words out to
-            # draw its one-pixel texture, again each time the row closes
+            # A closed row's button (the banner's OK), a cell's part folded to no width
+            # (Glow's area cells): Kivy would lay the words out to draw its one-pixel
+            # texture, a letter a line, again each time the row closes
             label.texture = label._label.texture_1px
             label.texture_size = [1, 1]
             label.is_shortened = False
@@ -92,6 +94,13 @@ class FitText:
         label: Any = self
         width = max(label.width - label.padding[0] - label.padding[2], 1)
         room = label.height - label.padding[1] - label.padding[3]
+        if width <= 1 or room <= 1:  # folded away: nothing to fit, until it opens again
+            label.text_size = (width, max(room + 2 * self.overhang * label.font_size, 1))
+            self.needed_height = self.needed_width = 0
+            if self._texture_waits:
+                self._texture_waits = False
+                label._trigger_texture()
+            return
         key = (label.text, width, room, tuple(label.padding), self.base_font_size,
                self.min_font_size, label.font_name, label.bold, label.italic, label.markup,
                label.line_height, label.font_blended, label.font_hinting, label.max_lines,
