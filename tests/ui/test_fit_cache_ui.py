@@ -118,3 +118,19 @@ def test_a_text_in_a_box_of_no_height_is_not_laid_out_in_it(ui: Harness) -> None
     label.height = 52  # opened again: drawn in full
     ui.frames(2)
     assert label.texture_size[0] > 1 and label.texture_size[1] > 1
+
+
+def test_a_text_folded_to_no_width_is_not_measured_until_it_opens(ui: Harness) -> None:
+    """Glow's area cells fold the part of a mode not chosen to no width: measured, a long
+    button text was rendered at every size down to the smallest, a letter a line."""
+    label = a_label(ui, text=PROMPT + " (folded)", size=(0, 48), base_font_size=24,
+                    min_font_size=8)
+    renders = counting_renders(label)
+    label.text = PROMPT + " (folded, again)"
+    label._fit()
+    label.texture_update()
+    assert renders == [1] and label.texture_size == [1, 1]  # one call, no words laid out
+    assert label.font_size == 24 and label.needed_width == 0
+    label.width = 440  # opened again: fitted and drawn as any other
+    ui.frames(2)
+    assert len(renders) > 1 and label.fits() and label.texture_size[0] > 1
