@@ -1,7 +1,7 @@
 """The card picker every game's lists are chosen from: large buttons, the likeliest choice
 pinned above them, a search with the on-screen keys for a long list. Its buttons are built
-ahead while Home is looked at (`build_spares`) and kept from one opening to the next: building
-forty of them was a quarter of a second here, the whole tap."""
+ahead while Home is looked at (`build_spares`) and kept from one opening to the next: Glow's
+first recruit took a quarter of a second here, most of it building forty-seven buttons."""
 
 from __future__ import annotations
 
@@ -23,23 +23,20 @@ from kivy.uix.scrollview import ScrollView
 
 from .widgets import InstantPopup, MarkFrame
 
-SPARES_AHEAD = 48
-"""Picker buttons built ahead: more than the longest list a game offers (Glow's companions
-and "Not named", 41), so that no picker builds one in a tap."""
+SPARES_AHEAD = 56
+"""Picker buttons built ahead: more than the longest list a game offers (Glow's 46 companions
+and "Not named"), so that no picker builds one in a tap."""
 SPARES_A_FRAME = 8
-"""Spares built in one frame while Home is looked at (about 25 ms here)."""
+"""Spares built in one frame while Home is looked at (about 15 ms here)."""
 
 
-def build_spares(count: int = SPARES_A_FRAME) -> bool:
-    """Build up to `count` more spare picker buttons; False once there are `SPARES_AHEAD`
-    (built or taken by a picker)."""
+def build_spares(count: int = SPARES_A_FRAME) -> None:
+    """Build up to `count` more spare picker buttons, up to `SPARES_AHEAD` in all (those a
+    picker took since included)."""
     spares = _spares()
-    for _step in range(count):
-        if spares.built >= SPARES_AHEAD:
-            return False
+    for _step in range(min(count, SPARES_AHEAD - spares.built)):
         spares.buttons.append(PickerButton())
         spares.built += 1
-    return spares.built < SPARES_AHEAD
 
 
 class _Spares:
@@ -193,8 +190,8 @@ class CardPicker(InstantPopup):
 
 
 class ListInView(ScrollView):
-    """A picker's scrolling list that draws only the buttons in view: forty companions drawn
-    under the ten that show took half of the picker's drawing. The others are at opacity 0
+    """A picker's scrolling list that draws only the buttons in view: forty-six companions drawn
+    where sixteen show took half of the picker's drawing. The others are at opacity 0
     (not drawn at all, unseen.py) until a scroll brings them in."""
 
     def update_from_scroll(self, *args: Any) -> None:

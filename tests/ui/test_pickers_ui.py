@@ -39,7 +39,7 @@ def companion_picker_of_a_game_in_play(ui: Harness) -> Any:
 
 def test_the_picker_buttons_are_built_while_home_is_shown_and_no_tap_builds_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Glow's first recruit opened a picker of 41 companions and built their buttons in the
+    """Glow's first recruit opened a picker of 46 companions and built their buttons in the
     tap (a quarter of a second here); they are built ahead, a few a frame, while Home is shown."""
     from companion.ui import pickers
 
