@@ -30,11 +30,11 @@ SPARES_A_FRAME = 8
 """Spares built in one frame while Home is looked at (about 15 ms here)."""
 
 
-def build_spares(count: int = SPARES_A_FRAME) -> None:
-    """Build up to `count` more spare picker buttons, up to `SPARES_AHEAD` in all (those a
+def build_spares() -> None:
+    """Build a frame's share of the spare picker buttons, up to `SPARES_AHEAD` in all (those a
     picker took since included)."""
     spares = _spares()
-    for _step in range(min(count, SPARES_AHEAD - spares.built)):
+    for _step in range(min(SPARES_A_FRAME, SPARES_AHEAD - spares.built)):
         spares.buttons.append(PickerButton())
         spares.built += 1
 
@@ -138,11 +138,6 @@ class CardPicker(InstantPopup):
         self.when_picked = None
         self.query = ""
         self._left_out = set()
-
-    def offer(self, left_out: set[str]) -> None:
-        """Show every choice but those in `left_out` (cards already used), in the first order."""
-        self._left_out = set(left_out)
-        self._show()
 
     def on_query(self, *_args: Any) -> None:
         self._show()
