@@ -186,6 +186,21 @@ class Harness:
         for _ in range(count):
             self.as_in_the_loop(EventLoop.idle)
 
+    BUILT_AHEAD_WITHIN_FRAMES = 200
+    """Building ahead takes one step a frame, about thirty steps."""
+
+    def until_built_ahead(self, each_frame: Any = None) -> None:
+        """Draw frames until the start's work and the building ahead are done (an app made
+        with `build_ahead`), calling `each_frame()` before each; fails if they never end."""
+        self.frames(3)
+        for _ in range(self.BUILT_AHEAD_WITHIN_FRAMES):
+            if not self.app.start_up.still_starting():
+                return
+            if each_frame is not None:
+                each_frame()
+            self.frames(1)
+        raise AssertionError("building ahead never ended")
+
     @staticmethod
     def as_in_the_loop(work: Any) -> None:
         """Do `work` (a frame, a touch's dispatch) as the app's event loop does: what it raises

@@ -45,10 +45,10 @@ def test_the_picker_buttons_are_built_while_home_is_shown_and_no_tap_builds_one(
 
     ui = Harness(tmp_path / "games.db", build_ahead=True)
     try:
-        ui.frames(3)
-        while ui.app.start_up.still_starting():
+        def home_is_shown() -> None:
             assert ui.screen.name == "home"
-            ui.frames(1)
+
+        ui.until_built_ahead(home_is_shown)
         assert len(ui.app._picker_spares.buttons) == pickers.SPARES_AHEAD
         built_in_a_tap: list[Any] = []
         original = pickers.PickerButton.__init__

@@ -188,9 +188,7 @@ def test_while_home_is_shown_every_screen_and_the_fear_picker_are_built_ahead(
         tmp_path: Path) -> None:
     harness = Harness(tmp_path / "games.db", build_ahead=True)
     try:
-        harness.frames(3)
-        while harness.app.start_up.still_starting():  # one step a frame
-            harness.frames(1)
+        harness.until_built_ahead()
         screens = harness.app.screens
         assert screens.current == "home"
         for name in ("table", "new_game", "checklist", "rules", "history", "end", "tags"):
