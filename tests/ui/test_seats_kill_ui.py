@@ -91,6 +91,19 @@ class Phone(threading.Thread):
             return  # the app is gone: what it answered before is what counts
 
 
+def until_the_seats_are_back(port: int, token: str, secret: str) -> None:
+    """A restarted app takes its kept seats up again when its table shows the game, and a
+    phone's page asks for its seat when the first state comes: wait for that moment, as the
+    page does (the mirror answers `/state` a little earlier, while the game is resumed)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        status, _ = ask(port, "GET", f"/t/{token}/seat/me", secret)
+        if status == 200:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the restarted app never gave the kept seats back")
+
+
 def until_each_has_played(phones: list[Phone], seconds: float = 90) -> None:
     """Wait until every phone was told "Done" at least once, or `seconds` passed (the test
     then fails on it). A fixed 2–5 s was too short for a phone on a machine running the crash
@@ -132,6 +145,7 @@ def test_a_kill_mid_play_loses_nothing_a_phone_was_told_and_the_phones_keep_thei
         if first_secrets is None:
             first_secrets = kept[1]
         assert kept[1] == first_secrets, "a restart handed the players new seats"
+        until_the_seats_are_back(port, token, kept[1][0])
         phones = [Phone(port, token, kept[1][player], seed=kill * 10 + player)
                   for player in range(PHONES)]
         for phone in phones:
