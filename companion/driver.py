@@ -112,13 +112,16 @@ class ScriptDriver:
             log.exception("line failed: %.200r", line)
             return self._internal_error()
 
-    def handle(self, data: Any) -> dict[str, Any]:
-        """One command as decoded JSON (what the touchscreen sends), answered like a line."""
+    def handle(self, data: Any, commit_later: bool = False) -> dict[str, Any]:
+        """One command as decoded JSON (what the touchscreen sends), answered like a line.
+
+        `commit_later` (the touchscreen's taps): answered once the command's commit has
+        started, which `settle` waits for before the screen shows the answer."""
         try:
             command = self.service.parse(data)
             if isinstance(command, RulesSearch) and command.lang is None:
                 command = replace(command, lang=self.language)  # the entries a player reads
-            reply = self.service.handle(command, self.translate)
+            reply = self.service.handle(command, self.translate, commit_later)
         except Refused as refusal:
             return self._refusal(refusal.in_language(self.translate))
         except Exception:  # a bug must not cost the game: the session is unchanged
@@ -126,6 +129,13 @@ class ScriptDriver:
             return self._internal_error()
         return {"ok": True, "events": [event.to_dict() for event in reply.events],
                 **reply.extra, "state": self.state()}
+
+    def settle(self) -> str | None:
+        """Wait for the commit a `commit_later` command left under way: None once it is on
+        disk, or why it could not be saved (in the driver's language; the command has been
+        taken back, and `state` is as before it)."""
+        lost = self.service.settle()
+        return None if lost is None else lost.in_language(self.translate)
 
     def _refusal(self, reason: str) -> dict[str, Any]:
         if len(reason) > MAX_ERROR_CHARS:

@@ -20,7 +20,7 @@ from .core.events import Event
 from .core.game import Game, State
 from .core.phrases import Phrase, Translate, as_written
 from .core.seats import Seat
-from .core.session import GameSession
+from .core.session import Checkpoint, GameSession
 from .game_archive import Export, Import
 from .game_log import BY, logged_new_game, parse_logged
 from .games.registry import DEFAULT_GAME, GAMES, game_named
@@ -131,6 +131,12 @@ class GameService:
         self._handlers: tuple[CommandHandler, ...] = ()
         """Who answers the commands that are not played (saved games, archives, tags, the
         rules): given by the composition root, `companion.bootstrap.wired_service`."""
+        self._unsaved: tuple[Checkpoint, GameSession] | None = None
+        """The last command's commit is under way (`handle(commit_later=True)`): how to take
+        the command back should it fail."""
+        self._lost: Refused | None = None
+        """Why the last command was taken back after all (its commit failed), until `settle`
+        tells it."""
 
     def answer_with(self, *handlers: CommandHandler) -> None:
         """Route each handler's commands to it from now on (after those given before)."""
@@ -215,11 +221,15 @@ class GameService:
 
     # --- commands ---------------------------------------------------------------------------
 
-    def handle(self, command: c.Command, translate: Translate = as_written) -> Reply:
+    def handle(self, command: c.Command, translate: Translate = as_written,
+               commit_later: bool = False) -> Reply:
         """Carry out one command; raises Refused (nothing changed) when it cannot be done.
 
         `translate` words the few texts an answer carries (a game's ending in `game_detail`).
+        `commit_later` (the table's taps): a played command returns once its commit has
+        started; `settle` must be called before anyone is shown the new state.
         """
+        self._wait_for_the_commit()
         try:
             if isinstance(command, Catalogue):
                 return Reply(extra={"catalogue": self.game.catalogue()})
@@ -231,9 +241,29 @@ class GameService:
             if isinstance(command, _NOT_PLAYED):
                 raise Refused(f"{type(command).name} is not answered here: this service was "
                               "built without its handler")
-            return self._play(command)
+            return self._play(command, commit_later=commit_later)
         except StoreError as error:
             raise Refused(str(error)) from None
+
+    def settle(self) -> Refused | None:
+        """Wait for the commit the last command left under way. None when every command
+        carried out is saved; otherwise why the last one could not be: it has been taken back,
+        and the session is as it was before it."""
+        self._wait_for_the_commit()
+        lost, self._lost = self._lost, None
+        return lost
+
+    def _wait_for_the_commit(self) -> None:
+        if self._unsaved is None:
+            return
+        (checkpoint, before), self._unsaved = self._unsaved, None
+        try:
+            self.store.settle()
+        except StoreError as error:
+            self.session.rollback(checkpoint)
+            self.session = before
+            self.log_length -= 1
+            self._lost = Refused(str(error))
 
     # --- seats: players acting from their own phones ----------------------------------------
 
@@ -289,7 +319,8 @@ class GameService:
 
     # --- playing ----------------------------------------------------------------------------
 
-    def _play(self, command: c.Command, by: str | None = None) -> Reply:
+    def _play(self, command: c.Command, by: str | None = None,
+              commit_later: bool = False) -> Reply:
         before = self.session
         if isinstance(command, NewGameOf):
             if command.game is not self.game:
@@ -304,7 +335,7 @@ class GameService:
         if logged is None:
             return Reply(events)
         try:
-            self._save(logged, by)
+            self._save(logged, by, commit_later)
         except StoreError:
             self.session.rollback(checkpoint)
             self.session = before
@@ -319,9 +350,12 @@ class GameService:
             raise Refused(f"could not save this action to {self.store.location} "
                           f"({type(error).__name__}: {_short(error)}). Nothing was "
                           "changed") from None
+        if commit_later and not isinstance(logged, self.game.new_game):
+            self._unsaved = (checkpoint, before)
         return Reply(events)
 
-    def _save(self, logged: c.Command, by: str | None = None) -> None:
+    def _save(self, logged: c.Command, by: str | None = None,
+              commit_later: bool = False) -> None:
         state = self.session.state
         assert state is not None
         summary = self.game.summary(state)
@@ -334,7 +368,7 @@ class GameService:
         if by is not None:
             entry[BY] = by  # who sent it from their phone; replay leaves it out
         self.store.append(self.game_id, entry, summary, self.session.snapshot,
-                          after=self.log_length)
+                          after=self.log_length, commit_later=commit_later)
         self.log_length += 1
 
 

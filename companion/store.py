@@ -2,7 +2,8 @@
 
 Every accepted command is appended to its game's log in one transaction together with what it
 changed (the game's row, now and then a snapshot), and that transaction is committed before the
-caller is told the command succeeded. The model never sees this module.
+caller is told the command succeeded, or, for the table's taps, before the screen shows it
+(`store_commit.py`). The model never sees this module.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,11 +21,13 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from .store_commit import CommitBehind, save_failure
 from .store_errors import GamesInUse, StoreError
 from .store_health import (
     connect_read_only,
     inspect_database,
     is_damaged,
+    is_database_file,
     keep_copy,
     lost_commits,
     move_aside,
@@ -33,7 +35,13 @@ from .store_health import (
     write_failure,
 )
 from .store_lock import WriterLock
-from .store_rows import DEFAULT_TITLE, GAME_COLUMNS, game_columns, public_game, title_of
+from .store_rows import (
+    GAME_COLUMNS,
+    LoggedGame,
+    game_columns,
+    public_game,
+    title_of,
+)
 from .store_schema import APPLICATION_ID, SCHEMA_VERSION, migrations
 from .store_tags import TagRegistry
 
@@ -51,19 +59,6 @@ UNREADABLE = "unreadable"
 NOT_RESUMED = ("abandoned", UNREADABLE)
 
 
-@dataclass(frozen=True)
-class LoggedGame:
-    """What resuming a game needs: the newest snapshot (if any) and the commands after it."""
-
-    game_id: int
-    snapshot: dict[str, Any] | None
-    commands: list[dict[str, Any]]
-    title: str = DEFAULT_TITLE
-    """Which game it is (a registry id), so its log is replayed by that game's rules."""
-    log_length: int = 0
-    """The number of the last command logged: the next one the session appends follows it."""
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -71,6 +66,8 @@ def _now() -> datetime:
 class GameStore(TagRegistry):
     def __init__(self, db: Database, location: str,
                  clock: Callable[[], datetime] = _now) -> None:
+        self._commits: CommitBehind | None = None
+        """A file's commits that may finish behind the screen (`append(commit_later=True)`)."""
         self.db = db
         self.location = location
         """The file (or ":memory:") this store writes, for messages."""
@@ -151,7 +148,10 @@ class GameStore(TagRegistry):
         try:
             # No sqlite-utils plugins: whatever happens to be installed has no business in the
             # games database (and scanning for them costs 30 ms of every start).
-            store = cls(Database(path, execute_plugins=False), str(path), clock)
+            # The commit thread shares the connection (never at the same time: `db` waits).
+            connection = sqlite3.connect(str(path), check_same_thread=False)
+            store = cls(Database(connection, execute_plugins=False), str(path), clock)
+            store._commits = CommitBehind(str(path))
         except sqlite3.OperationalError as error:
             why = write_failure(error)
             if why is None or not path.exists() or not path.stat().st_size:
@@ -205,6 +205,7 @@ class GameStore(TagRegistry):
             raise StoreError(f"cannot open the database {path}, not even to read it: "
                              f"{error}") from None
         store = cls.__new__(cls)
+        store._commits = None
         store.db = Database(conn, execute_plugins=False)
         store.location = str(path)
         store.set_aside = None
@@ -214,6 +215,24 @@ class GameStore(TagRegistry):
         store._lock = None
         store._clock = clock
         return store
+
+    @property
+    def db(self) -> Database:
+        """The database, once the commit under way (if any) has ended: it is never used by
+        two threads at once, and what is read includes every command saved."""
+        if self._commits is not None and self._commits.under_way:
+            self._commits.wait()
+        return self._db
+
+    @db.setter
+    def db(self, db: Database) -> None:
+        self._db = db
+
+    def settle(self) -> None:
+        """Wait for a commit `append(commit_later=True)` left under way; raises the StoreError
+        of one that failed (its transaction rolled back: the log does not hold it)."""
+        if self._commits is not None:
+            self._commits.outcome()
 
     def _configure(self) -> None:
         with self.db.ensure_autocommit_on():
@@ -253,6 +272,8 @@ class GameStore(TagRegistry):
             return False
 
     def close(self) -> None:
+        if self._commits is not None:
+            self._commits.close()
         self.db.close()
         if self._lock is not None:
             self._lock.release()
@@ -261,40 +282,34 @@ class GameStore(TagRegistry):
     def is_own_file(self, path: Path) -> bool:
         """Whether `path` is the games database or one of its -wal/-shm files (through any
         symlink or hard link): nothing but SQLite may write those."""
-        if self.location == ":memory:":
-            return False
-        target = os.path.realpath(path)
-        for suffix in ("", "-wal", "-shm"):
-            own = f"{self.location}{suffix}"
-            if target == os.path.realpath(own):
-                return True
-            try:
-                if os.path.samefile(path, own):
-                    return True
-            except OSError:  # one of them does not exist
-                pass
-        return False
+        return self.location != ":memory:" and is_database_file(self.location, path)
 
     @contextmanager
-    def _writing(self, what: str) -> Iterator[None]:
-        """One transaction; a failed write becomes a StoreError a player can understand."""
+    def _writing(self, what: str, commit_later: bool = False) -> Iterator[None]:
+        """One transaction; a failed write becomes a StoreError a player can understand.
+
+        `commit_later` (a file's store): the commit is started on the commit thread, and the
+        next use of the database waits for it; `settle` says whether it failed."""
         if self.read_only is not None:
             raise StoreError(f"the games file is read-only: {self.read_only}, so {what} could "
                              f"not be saved to {self.location}. Nothing was changed")
+        commits = self._commits if commit_later else None
         try:
-            with self.db.atomic():
+            if commits is None:
+                with self.db.atomic():
+                    yield
+                return
+            conn = self.db.conn
+            conn.execute("BEGIN")
+            try:
                 yield
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            commits.start(conn, what)
         except sqlite3.OperationalError as error:
-            text = str(error)
-            if "full" in text:
-                reason = "the disk is full"
-            elif "readonly" in text or "read-only" in text:
-                reason = "the database file is read-only"
-            else:
-                reason = text
-            raise StoreError(f"could not save {what} to {self.location}: {reason}. Nothing was "
-                             "changed; free some space or fix the file's permissions, then try "
-                             "again") from None
+            raise save_failure(error, what, self.location) from None
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -332,14 +347,16 @@ class GameStore(TagRegistry):
         return game_id if status and status[0] not in NOT_RESUMED else None
 
     def append(self, game_id: int, command: dict[str, Any], summary: dict[str, Any],
-               snapshot: Callable[[], dict[str, Any]], after: int | None = None) -> None:
+               snapshot: Callable[[], dict[str, Any]], after: int | None = None,
+               commit_later: bool = False) -> None:
         """Log one accepted command and the game's new summary, durably, in one transaction.
 
         `after`: the number of the last command the caller's session holds. A log that ends
         elsewhere was written by someone else since; the command is refused, not logged on top.
+        `commit_later`: return once the commit has started; `settle` waits for it.
         """
         now = self._clock()
-        with self._writing("this action"):
+        with self._writing("this action", commit_later):
             row = self._game_row(game_id)
             if after is not None and row["log_length"] != after:
                 raise StoreError(

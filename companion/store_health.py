@@ -234,3 +234,19 @@ def move_aside(path: Path) -> Path:
         raise StoreError(f"the database {path} cannot be used and could not be moved aside: "
                          f"{error.strerror}") from None
     return aside
+
+
+def is_database_file(location: str, path: Path) -> bool:
+    """Whether `path` is the database at `location` or one of its -wal/-shm files, through
+    any symlink or hard link."""
+    target = os.path.realpath(path)
+    for suffix in ("", "-wal", "-shm"):
+        own = f"{location}{suffix}"
+        if target == os.path.realpath(own):
+            return True
+        try:
+            if os.path.samefile(path, own):
+                return True
+        except OSError:  # one of them does not exist
+            pass
+    return False

@@ -1,14 +1,29 @@
 """A game as the games table holds it: its summary's columns, a row as the store gives it out,
-and which game a log is (the title its first command names)."""
+which game a log is (the title its first command names), and what resuming it reads."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 DEFAULT_TITLE = "spirit-island"
 """The game of a log whose new_game names none: every game saved before there were two, and
 every Spirit Island game since (its log is the same as ever)."""
+
+
+@dataclass(frozen=True)
+class LoggedGame:
+    """What resuming a game needs: the newest snapshot (if any) and the commands after it."""
+
+    game_id: int
+    snapshot: dict[str, Any] | None
+    commands: list[dict[str, Any]]
+    title: str = DEFAULT_TITLE
+    """Which game it is (a registry id), so its log is replayed by that game's rules."""
+    log_length: int = 0
+    """The number of the last command logged: the next one the session appends follows it."""
+
 
 SHARED_COLUMNS = frozenset({
     "status", "players", "rounds", "result", "reason", "score",
