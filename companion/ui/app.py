@@ -1,12 +1,12 @@
 """The Kivy app: loads the layouts once, holds the game's state for the screens, sends commands.
 
-Every tap becomes a driver command (the same JSON a script sends). The service writes it to
-disk before it answers, and only then do the screens change, so pulling the plug loses nothing.
-The app's helpers, each by concern: `screens` (which screens there are and how one is built),
-`building_ahead` (the screens built while Home is looked at, garbage collected while idle),
-`app_settings` (companion.ini and what the look settings mean), `new_game_memory`,
-`mirror_link` (the phones' view), `reader_link` (the card reader), `start_up` (the games
-file opened after the first frame, what the players are told then, a safe start).
+Every tap becomes a driver command (the same JSON a script sends), shown at once but never
+before it is on disk (`shown_when_saved`): a pulled plug loses nothing that was shown. Helpers:
+`screens` (which screens there are, how one is built), `building_ahead` (screens built while
+Home is looked at, garbage collected while idle), `app_settings` (companion.ini, what the look
+settings mean), `new_game_memory`, `mirror_link` (the phones' view), `reader_link` (the card
+reader), `start_up` (the games file opened after the first frame, what the players are told
+then, a safe start).
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ from .screens import (
     APP_LAYOUTS,
     built_screen,
     game_screen,
+    key_on_the_table,
     load_layout,
-    popup_open,
     retranslate,
-    setup_forms,
     table_screen_name,
 )
+from .shown_when_saved import ShownWhenSaved
 from .sleep import Darkness, SleepTimes, SleepWatch
 from .start_up import StartUp
 from .theme import THEMES, rgba
@@ -145,6 +145,7 @@ class CompanionApp(App):
         self._command_events: list[dict[str, Any]] | None = None
         """The events of the command whose state is published next (None: no command's)."""
         self.boundary = ScreenBoundary(self)
+        self.shown_when_saved = ShownWhenSaved(self)
         """Where a screen's failure ends: a panel, the log, and the app goes on."""
         self.power = PowerControl(flush=self.flush_games)
         """Turn off and Restart (the menus'; offered on the appliance only)."""
@@ -257,7 +258,9 @@ class CompanionApp(App):
             self.publish_to_mirror()
 
     def publish_to_mirror(self, *_args: Any) -> None:
-        """Hand the state the screen shows to the phones (after every acknowledged command)."""
+        """Hand the state the screen shows to the phones (after every command, on disk)."""
+        if self.shown_when_saved.hold_news():
+            return
         events, self._command_events = self._command_events, None
         self.mirror_link.publish(self.service, self.game_state, events)
 
@@ -326,6 +329,7 @@ class CompanionApp(App):
         for layout in APP_LAYOUTS:
             load_layout(layout)
         self.boundary.install()
+        self.shown_when_saved.install()
         self.bind(game_state=self.publish_to_mirror)
         root = AppRoot()
         self.screens: ScreenManager = root.ids.screens
@@ -345,6 +349,7 @@ class CompanionApp(App):
     def on_stop(self) -> None:
         self.sleep_watch.stop()
         self.boundary.remove()
+        self.shown_when_saved.remove()
         self.reader_link.stop()
         self.mirror_link.switch_off()
         self.voice_link.stop()
@@ -385,14 +390,15 @@ class CompanionApp(App):
         self.game_state = (self.driver.state() if self.driver is not None else None) or {}
 
     def send(self, command: dict[str, Any], quiet: bool = False) -> bool:
-        """Carry out one command. True when it was accepted (and is on disk)."""
-        return bool(self.carry_out(command, quiet)["ok"])
+        """Carry out a tap's command. True when it was accepted (on disk before it is shown)."""
+        return bool(self.carry_out(command, quiet, commit_later=True)["ok"])
 
-    def carry_out(self, command: dict[str, Any], quiet: bool = False) -> dict[str, Any]:
+    def carry_out(self, command: dict[str, Any], quiet: bool = False,
+                  commit_later: bool = False) -> dict[str, Any]:
         """Carry out one command and return the driver's answer; a refusal goes on the notice
         line (unless `quiet`: a tap that was not meant for this moment), an acceptance onto
-        the screens."""
-        answer = self._handle(command)
+        the screens. `commit_later`: answered while the commit is under way (see send)."""
+        answer = self._handle(command, commit_later)
         if not answer["ok"]:
             if not quiet:
                 self.notice = _("Not done: {reason}").format(reason=answer["error"])
@@ -401,17 +407,26 @@ class CompanionApp(App):
         self.notice = ""
         if self.builds_ahead:  # tests: the process outlives many apps, whose widgets stay
             self.idle_collection.after_command()  # collectable
+        if commit_later:
+            self.shown_when_saved.started()
+        self.show_on_table(answer["state"], answer["events"], f"showing {command.get('cmd')!r}")
+        return answer
+
+    def show_on_table(self, state: dict[str, Any] | None, events: list[dict[str, Any]] | None,
+                      what: str) -> None:
+        """A command's state on the screens and the phones, its `events` (None: no command's)
+        in their banners; a failure ends at the boundary (`what` names it in the log)."""
         try:
-            self._command_events = answer["events"]  # the phones' banner (publish_to_mirror)
-            self.game_state = answer["state"] or {}
-            self._command_events = None  # published (or the state did not change: nothing to)
+            self._command_events = events  # the phones' banner (publish_to_mirror)
+            self.game_state = state or {}
+            if not self.shown_when_saved.news_held:
+                self._command_events = None  # published (or the state did not change)
             if self.table_name():  # a game this app has a table for (scripts play the others)
-                self.screen(self.table_name()).refresh(self.game_state, answer["events"])
+                self.screen(self.table_name()).refresh(self.game_state, events or [])
         except Exception as error:  # the command is on disk: only the screen went wrong
             self._command_events = None
-            if not self.boundary.failed(error, f"showing {command.get('cmd')!r}"):
+            if not self.boundary.failed(error, what):
                 raise
-        return answer
 
     def catalogue_of(self, game_id: str) -> dict[str, Any]:
         """What the new-game form offers for `game_id` (the default game's is `catalogue`)."""
@@ -429,11 +444,6 @@ class CompanionApp(App):
         name = self.table_name(state)
         return game_screen(name)[0] if name else None
 
-    def setup_forms(self) -> dict[str, type]:
-        """The new-game forms, by game id, of the games this app can play, their layouts
-        loaded."""
-        return setup_forms()
-
     def setup_checklist(self) -> list[dict[str, str]]:
         """What the table sets out for the game in play: the state's list, or the game's."""
         if self.game_state.get("setup_checklist") is not None:
@@ -447,11 +457,12 @@ class CompanionApp(App):
             self.notice = _("Not done: {reason}").format(reason=answer["error"])
         return answer
 
-    def _handle(self, command: dict[str, Any]) -> dict[str, Any]:
+    def _handle(self, command: dict[str, Any], commit_later: bool = False) -> dict[str, Any]:
         if self.driver is None:  # the database is not open (yet, or it could not be)
             return {"ok": False, "state": None,
                     "error": _("the games database is not open; see the line above")}
-        return self.driver.handle(command)
+        self.shown_when_saved.settle()  # a command before (in this frame) is on disk first
+        return self.driver.handle(command, commit_later)
 
     def show(self, name: str) -> None:
         self.screen(name)
@@ -473,14 +484,7 @@ class CompanionApp(App):
 
     def rules_for_step(self) -> None:
         """The table's "?": the rules entries for the moment the game is in."""
-        from ..games.registry import GAMES
-
-        state = self.game_state
-        game = GAMES.get(state.get("title", "")) if state else None
-        rules = self.screen("rules")
-        rules.return_to = self.screens.current
-        rules.help_for_moment(game.help_step(dict(state)) if game else None)
-        self.show("rules")
+        self.screen("rules").open_for_step()
 
     def enrol_tag(self, uid: str) -> None:
         """Open the enrolment screen on a tag just read."""
@@ -491,9 +495,4 @@ class CompanionApp(App):
 
     def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
                      modifiers: list[str]) -> bool:
-        table = self.table_name()
-        if not table or self.screens.current != table or popup_open():
-            return False
-        key_pressed = getattr(self.screen(table), "key_pressed", None)
-        ctrl = "ctrl" in modifiers or "meta" in modifiers
-        return bool(key_pressed(key, codepoint, ctrl)) if key_pressed is not None else False
+        return key_on_the_table(self, key, codepoint, modifiers)

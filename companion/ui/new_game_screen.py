@@ -16,6 +16,7 @@ from kivy.uix.screenmanager import Screen
 from .. import i18n
 from ..i18n import _
 from .home_screen import unfinished
+from .screens import setup_forms
 from .widgets import ask_then
 
 
@@ -39,7 +40,7 @@ class NewGameScreen(Screen):
         self._language = i18n.language()
         self._forms: dict[str, Any] = {}
         chooser, box = self.ids.games, self.ids.forms
-        for game_id, form_class in app().setup_forms().items():
+        for game_id, form_class in setup_forms().items():
             form = form_class()
             self._forms[game_id] = form
             box.add_widget(form)

@@ -86,6 +86,16 @@ class RulesScreen(Screen):
         self.ids.results.data = [{"text": f"{entry.title}\n{entry.body[:90]}…",
                                   "entry_id": entry.id} for entry in entries]
 
+    def open_for_step(self) -> None:
+        """The table's "?": the entries for the moment the game in play is in."""
+        from ..games.registry import GAMES
+
+        state = app().game_state
+        game = GAMES.get(state.get("title", "")) if state else None
+        self.return_to = app().screens.current
+        self.help_for_moment(game.help_step(dict(state)) if game else None)
+        app().show("rules")
+
     def help_for_moment(self, moment: str | None) -> None:
         """The entries for the moment a game is in (its `help_step`), the one entry open when
         there is only one; nothing changes for a moment without help (None)."""

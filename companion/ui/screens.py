@@ -144,6 +144,17 @@ def popup_open() -> bool:
     return any(isinstance(child, ModalView) for child in Window.children)
 
 
+def key_on_the_table(app: Any, key: int, codepoint: str | None, modifiers: list[str]) -> bool:
+    """A key pressed while the table is shown, with no panel over it: the table's to act on
+    (True when it did)."""
+    table = app.table_name()
+    if not table or app.screens.current != table or popup_open():
+        return False
+    key_pressed = getattr(app.screen(table), "key_pressed", None)
+    ctrl = "ctrl" in modifiers or "meta" in modifiers
+    return bool(key_pressed(key, codepoint, ctrl)) if key_pressed is not None else False
+
+
 def retranslate(screens: ScreenManager, table: str, state: dict[str, Any], lang: str) -> None:
     """The texts worked out in Python, in `lang`, on every screen built: the table's from the
     state, Home's, the rules' entries and every other screen's own."""

@@ -31,8 +31,9 @@ How the figures are made:
   next EventLoop.idle() has drawn and swapped the frame. Holding the finger for longer than a
   frame means Kivy's frame cap (maxfps 60) never sleeps inside the timed frame, so the figure is
   work, not waiting for the next frame slot. `app.send` and `app.driver.handle` are wrapped to
-  time the command inside the tap, the window's on_draw and on_flip are bound to split the
-  frame into clock/layout, drawing and the buffer swap, and a gc callback times the garbage
+  time the command inside the tap, the window's on_draw is bound and its flip wrapped to split
+  the frame into clock/layout, drawing (with the wait for the tap's commit, which comes just
+  before the swap) and the buffer swap itself, and a gc callback times the garbage
   collector (left on, as in the app). Under Xvfb the GL is Mesa's software renderer (llvmpipe),
   where the swap is where the pixels get rasterised: the renderer is printed at the top, and the
   table redrawn with nothing changed is timed too, as the floor under every tap.
@@ -222,7 +223,7 @@ class Tap:
     total_ms: float
     dispatch_ms: float  # touch_up through the window, including the button's handler
     clock_ms: float  # the frame up to drawing: clock events, layout, label textures
-    draw_ms: float  # the window's on_draw (the canvas issued to GL)
+    draw_ms: float  # on_draw (the canvas issued to GL), then the wait for the tap's commit
     swap_ms: float  # the buffer swap (rasterising, with a software renderer)
     send_ms: float | None  # app.send, when the tap sent a command
     handle_ms: float | None  # app.driver.handle inside it: the model and the durable store
@@ -269,8 +270,14 @@ class Stopwatch:
     def on_draw(self, *_: Any) -> None:  # bound handlers run before the window's own
         self.draw_at = self.clock()
 
-    def on_flip(self, *_: Any) -> None:
-        self.flip_at = self.clock()
+    def marking_the_swap(self, flip: Callable[[], Any]) -> Callable[[], Any]:
+        """The window's swap, its start marked: what runs in on_flip before it (the wait for
+        a tap's commit) is work before the swap, not the swap."""
+        def flip_marked() -> Any:
+            self.flip_at = self.clock()
+            return flip()
+
+        return flip_marked
 
 
 @contextmanager
@@ -280,14 +287,15 @@ def stopwatch_on(harness: Harness) -> Iterator[Stopwatch]:
     # Instance attributes shadow the methods: kv rules and screens look `send` up on each tap.
     app.send = watch.wrap(watch.send_ns, app.send)  # type: ignore[method-assign]
     driver.handle = watch.wrap(watch.handle_ns, driver.handle)  # type: ignore[method-assign]
-    window.bind(on_draw=watch.on_draw, on_flip=watch.on_flip)
+    window.bind(on_draw=watch.on_draw)
+    window.flip = watch.marking_the_swap(window.flip)
     gc.callbacks.append(watch.on_gc)
     try:
         yield watch
     finally:
         gc.callbacks.remove(watch.on_gc)
-        window.unbind(on_draw=watch.on_draw, on_flip=watch.on_flip)
-        del app.send, driver.handle
+        window.unbind(on_draw=watch.on_draw)
+        del app.send, driver.handle, window.flip
 
 
 def settle(harness: Harness, limit: int = 10) -> None:
