@@ -3,7 +3,7 @@
 With `synchronous=FULL` a commit waits for the disk to confirm the write-ahead log (an fsync).
 That wait was the largest part of a tap's work on a slow card, and nothing on screen needs it
 until the frame is shown: the app starts the commit, updates its widgets and draws them, and
-waits for the commit just before the buffer swap (`CompanionApp._before_the_swap`). So the
+waits for the commit just before the buffer swap (`companion/ui/shown_when_saved.py`). So the
 promise holds, every action is on disk before the screen shows it, and the fsync costs the tap
 only what the drawing did not cover.
 

@@ -145,8 +145,9 @@ class CompanionApp(App):
         self._command_events: list[dict[str, Any]] | None = None
         """The events of the command whose state is published next (None: no command's)."""
         self.boundary = ScreenBoundary(self)
-        self.shown_when_saved = ShownWhenSaved(self)
         """Where a screen's failure ends: a panel, the log, and the app goes on."""
+        self.shown_when_saved = ShownWhenSaved(self)
+        """Holds back the frame and the phones' news of a tap until its commit has ended."""
         self.power = PowerControl(flush=self.flush_games)
         """Turn off and Restart (the menus'; offered on the appliance only)."""
         self.sleep_watch = SleepWatch(Darkness(backlight))
