@@ -6,8 +6,8 @@ started on the store's commit thread (`companion/store_commit.py`); the table up
 its widgets meanwhile. Just before the buffer swap, `ShownWhenSaved` waits for the commit, and
 only then may the frame be shown and the phones hear of the new state. A commit that failed
 stops that swap: the command is taken back, and the next frame shows the table as before it,
-with the reason on the notice line. A tap that changes nothing on screen learns of a failure
-within `SETTLE_LATEST_S`.
+with the reason on the notice line. Every command answered this way asks for a frame, so even
+one that changes nothing on screen is settled (and told to the phones) in the next frame.
 """
 
 from __future__ import annotations
@@ -15,16 +15,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.core.window import Window
 
 from ..i18n import _
 
 log = logging.getLogger(__name__)
-
-SETTLE_LATEST_S = 0.25
-"""When a commit is waited for without a frame to show (not on the next clock tick: in the
-frame of the tap, that comes before drawing, and the commit would not run behind the drawing)."""
 
 
 class ShownWhenSaved:
@@ -34,20 +29,18 @@ class ShownWhenSaved:
         """A command was answered whose commit may not have ended."""
         self.news_held = False
         """The phones' news of that command waits for its commit (`hold_news`)."""
-        self._at_the_latest = Clock.create_trigger(lambda _dt: self.settle(), SETTLE_LATEST_S)
 
     def install(self) -> None:
         Window.bind(on_flip=self._before_the_swap)
 
     def remove(self) -> None:
         self.settle()
-        self._at_the_latest.cancel()
         Window.unbind(on_flip=self._before_the_swap)
 
     def started(self) -> None:
         """A command was answered with its commit under way."""
         self.under_way = True
-        self._at_the_latest()
+        Window.canvas.ask_update()  # a frame, and with it the swap that settles the commit
 
     def hold_news(self) -> bool:
         """Whether the phones must wait for the commit under way (`settle` tells them)."""

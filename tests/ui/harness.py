@@ -415,6 +415,13 @@ class Harness:
                 return False
         return True
 
+    def send(self, command: dict[str, Any]) -> bool:
+        """Send `command` as a tap does, and draw the frame after it: a tap's command is shown,
+        and told to the phones, at that frame's swap, once it is on disk (shown_when_saved.py)."""
+        sent = bool(self.app.send(command))
+        self.frames(1)
+        return sent
+
     def tap_id(self, widget_id: str) -> None:
         self.tap(self.widget(widget_id))
 

@@ -63,7 +63,7 @@ def test_the_mirror_is_off_by_default_and_nothing_listens(ui: Harness) -> None:
 def test_switched_on_the_phones_follow_every_command_and_switched_off_nothing_listens(
         ui: Harness) -> None:
     ui.app.mirror_port = 0
-    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 8})
+    assert ui.send({"cmd": "new_game", "players": 2, "seed": 8})
     switch(ui, on=True)
     url = ui.app.mirror_url
     assert stored(ui, "mirror", "on") == "1" and "/t/" + stored(ui, "mirror", "token") in url
@@ -72,10 +72,10 @@ def test_switched_on_the_phones_follow_every_command_and_switched_off_nothing_li
     status, body = fetch(local(url) + "/state")
     first = json.loads(body)
     assert status == 200 and first["state"] == phones_part(ui)
-    assert ui.app.send({"cmd": "next"})
+    assert ui.send({"cmd": "next"})
     after = json.loads(fetch(local(url) + "/state?lang=en")[1])
     assert after["seq"] == first["seq"] + 1 and after["state"] == phones_part(ui)
-    assert ui.app.send({"cmd": "undo"})
+    assert ui.send({"cmd": "undo"})
     undone = json.loads(fetch(local(url) + "/state")[1])
     assert undone["state"]["round"] == first["state"]["round"]
     # A new address: the old one is gone.
@@ -104,7 +104,7 @@ def test_the_code_on_home_and_beside_the_menu_scans_as_the_address(
     name = f"mirror-home-{size[0]}x{size[1]}.png"
     shot = ui.rendered(SCREENSHOTS / name)
     assert scanned(shot) == ui.app.mirror_url
-    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 8})
+    assert ui.send({"cmd": "new_game", "players": 2, "seed": 8})
     ui.app.show("table")
     ui.frames(3)
     ui.tap_id("menu")
@@ -150,7 +150,7 @@ def test_the_code_beside_leviathan_wilds_menu_scans_as_the_address_and_leaves_wi
         ui: Harness, size: tuple[int, int]) -> None:
     ui.app.mirror_port = 0
     ui.resize(*size)
-    assert ui.app.send({"cmd": "new_game", "game": "leviathan-wilds", "players": 2,
+    assert ui.send({"cmd": "new_game", "game": "leviathan-wilds", "players": 2,
                         "difficulty": "medium", "leviathan": 3}), ui.app.notice
     switch(ui, on=True)
     ui.app.show(ui.app.table_name())
@@ -180,21 +180,21 @@ def test_the_code_beside_leviathan_wilds_menu_scans_as_the_address_and_leaves_wi
 
 def test_the_phones_get_the_banner_the_table_shows_and_undo_s_line(ui: Harness) -> None:
     ui.app.mirror_port = 0
-    assert ui.app.send({"cmd": "new_game", "players": 2, "seed": 8})
-    assert ui.app.send({"cmd": "next"})
+    assert ui.send({"cmd": "new_game", "players": 2, "seed": 8})
+    assert ui.send({"cmd": "next"})
     switch(ui, on=True)
     url = local(ui.app.mirror_url)
     ui.app.show("table")
     ui.frames(2)
     assert json.loads(fetch(url + "/state")[1])["banners"] == []
-    assert ui.app.send({"cmd": "fear", "amount": ui.app.game_state["fear"]["pool"]})
+    assert ui.send({"cmd": "fear", "amount": ui.app.game_state["fear"]["pool"]})
     table = ui.app.screen("table")
     published = json.loads(fetch(url + "/state?lang=en")[1])["banners"]
     assert [line["kind"] for line in published] == ["fear_card_earned"]
     assert [line["text"] for line in published] == table.banner.split("\n")
     german = json.loads(fetch(url + "/state?lang=de")[1])["banners"]
     assert german[0]["text"] != published[0]["text"] and german[0]["text"].startswith("Furcht")
-    assert ui.app.send({"cmd": "undo"})
+    assert ui.send({"cmd": "undo"})
     undone = json.loads(fetch(url + "/state?lang=en")[1])["banners"]
     assert undone == [{"kind": "undo", "text": "Undone: +8 fear"}]
     assert "Undone: +8 fear" in table.banner
