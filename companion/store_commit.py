@@ -1,11 +1,11 @@
 """A transaction's commit finished on a worker thread while the table draws what it changed.
 
 With `synchronous=FULL` a commit waits for the disk to confirm the write-ahead log (an fsync).
-That wait was the largest part of a tap's work on a slow card, and nothing on screen needs it
-until the frame is shown: the app starts the commit, updates its widgets and draws them, and
-waits for the commit just before the buffer swap (`companion/ui/shown_when_saved.py`). So the
-promise holds, every action is on disk before the screen shows it, and the fsync costs the tap
-only what the drawing did not cover.
+On an SD card that wait can be as long as the rest of a tap's work, and nothing on screen
+needs it until the frame is shown: the app starts the commit, updates its widgets and draws
+them, and waits for the commit just before the buffer swap (`companion/ui/shown_when_saved.py`).
+So the promise holds, every action is on disk before the screen shows it, and the fsync costs
+the tap only what the drawing did not cover.
 
 The connection is shared with the thread, never used by both at once: the store waits for the
 commit under way before any other use of its database (`GameStore.db`).
@@ -40,8 +40,11 @@ def _commit(conn: sqlite3.Connection, begun: threading.Event) -> Exception | Non
     try:
         conn.execute("COMMIT")
     except Exception as error:  # whatever it was, the command must not count as saved
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite rolled it back itself, or cannot reach the file: not saved either way
         return error
     return None
 
