@@ -424,7 +424,7 @@ class CompanionApp(App):
                 self._command_events = None  # published (or the state did not change)
             if self.table_name():  # a game this app has a table for (scripts play the others)
                 self.screen(self.table_name()).refresh(self.game_state, events or [])
-        except Exception as error:  # the command is on disk: only the screen went wrong
+        except Exception as error:  # the command is saved (or will be, before it shows)
             self._command_events = None
             if not self.boundary.failed(error, what):
                 raise
