@@ -36,7 +36,7 @@ from ..i18n import N_, _
 from ..power import PowerControl
 from . import app_settings, charts, keys, kivy_fixes, mirror_badge, new_game_memory, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
-from .building_ahead import BuildingAhead, IdleCollection
+from .building_ahead import BuildingAhead, IdleCollection, shown_table_builds_ahead
 from .figures import sizes as figure_sizes
 from .home_screen import unfinished
 from .mirror_link import MirrorLink
@@ -136,7 +136,7 @@ class CompanionApp(App):
         self.colours = {role: rgba(colour) for role, colour in THEMES["dark"].items()}
         self.start_up = StartUp(self, open_service, notices or [], safe_start, when_ready,
                                 BuildingAhead(self, DEFAULT_GAME))
-        self.idle_collection = IdleCollection()
+        self.idle_collection = IdleCollection(lambda: shown_table_builds_ahead(self))
         self.reader_link = ReaderLink(self)
         self.mirror_link = MirrorLink(lambda command: self.carry_out(command, quiet=True))
         self.voice_link = VoiceLink()

@@ -10,12 +10,12 @@ from typing import Any, Protocol
 from kivy.clock import Clock
 
 from .pickers import SPARES_A_FRAME, SPARES_AHEAD, build_spares
-from .screens import DEFAULT_TABLE, default_game_screens, popup_open, screen_known
+from .screens import game_own_screens, popup_open, table_screen_name
 
 BUILT_LATER = ("new_game", "checklist", "rules", "history", "tags")
-"""After the default game's table, one a frame while Home is looked at, these (and the default
-game's other screens): every screen opens the first time as fast as the next (a build costs up
-to a tenth of a second here, several on a Pi)."""
+"""After the likely game's table, one a frame while Home is looked at, these (and that game's
+other screens): every screen opens the first time as fast as the next (a build costs up to a
+tenth of a second here, several on a Pi)."""
 
 IDLE_COLLECT_S = 3.0
 """Seconds after the last command when the garbage collector runs (see IdleCollection)."""
@@ -30,11 +30,15 @@ class ScreensToBuild(Protocol):
 
     def rules_index(self) -> Any: ...
 
+    def last_new_game(self) -> dict[str, Any]: ...
+
 
 class BuildingAhead:
-    """Builds the other screens (and the table's pickers, the picker buttons of every game and
-    the rules index) after the first frame, one a frame, so that a tap on Home waits for one
-    build at most."""
+    """Builds the other screens (and the likely game's table, its panels and pickers, the
+    picker buttons of every game and the rules index) after the first frame, one a frame, so
+    that a tap on Home waits for one build at most. The likely game is the one being played
+    (resumed at the start), else the one started last, else the default game: whichever game
+    the players play, its first taps build nothing."""
 
     def __init__(self, app: ScreensToBuild, default_game: str) -> None:
         self.app = app
@@ -43,34 +47,45 @@ class BuildingAhead:
         """The next step's Clock event; None once every step is done (or none was asked)."""
         self._put_away: Callable[[], None] | None = None
 
+    def likely_game(self) -> str:
+        """The game whose table and screens are built ahead (see the class)."""
+        from ..games.registry import GAMES
+
+        for game_id in (self.app.game_in_play(), self.app.last_new_game().get("game")):
+            if isinstance(game_id, str) and game_id in GAMES:
+                return game_id
+        return self.default_game
+
     def start(self) -> None:
-        self.pending = Clock.schedule_once(lambda _dt: self._build(0), 0)
+        self.pending = Clock.schedule_once(lambda _dt: self._build(0, self.likely_game()), 0)
 
     def cancel(self) -> None:
         if self.pending is not None:
             self.pending.cancel()
 
-    def _build(self, index: int) -> None:
-        names = [*BUILT_LATER, *default_game_screens()]
+    def _build(self, index: int, game_id: str) -> None:
+        names = [*BUILT_LATER, *game_own_screens(game_id)]
         spares = [build_spares] * -(-SPARES_AHEAD // SPARES_A_FRAME)
+        # The spares first: a table's warm-up fills its pickers with them.
         steps: list[Any] = [*(lambda name=name: self.app.screen(name) for name in names),
-                            self._warm_table, self._cool_table, *spares, self.app.rules_index]
+                            *spares, lambda: self._warm_table(game_id), self._cool_table,
+                            self.app.rules_index]
         if index >= len(steps):
             self.pending = None
             freeze_what_lasts()
             return
         steps[index]()
-        self.pending = Clock.schedule_once(lambda _dt: self._build(index + 1), 0)
+        self.pending = Clock.schedule_once(lambda _dt: self._build(index + 1, game_id), 0)
 
-    def _warm_table(self) -> None:
-        """Let the default game's table prepare what it opens later (a picker built unseen),
-        while nothing else is open, and no other game is played: nothing of one game runs
-        while another is played."""
+    def _warm_table(self, game_id: str) -> None:
+        """Let the likely game's table build what its taps open (`KitTable.warm_up`), while
+        nothing else is open and no other game is played: nothing of one game runs while
+        another is played."""
         self._put_away = None
-        if popup_open() or not screen_known(DEFAULT_TABLE) \
-                or self.app.game_in_play() not in ("", self.default_game):
+        table = table_screen_name(game_id)
+        if popup_open() or not table or self.app.game_in_play() not in ("", game_id):
             return
-        warm_up = getattr(self.app.screen(DEFAULT_TABLE), "warm_up", None)
+        warm_up = getattr(self.app.screen(table), "warm_up", None)
         if warm_up is not None:
             self._put_away = warm_up()
 
@@ -93,11 +108,13 @@ def freeze_what_lasts() -> None:
 class IdleCollection:
     """Collects garbage a few seconds after the last command, while the players move pieces,
     so that a collection seldom falls in a tap; what was built ahead is frozen and not walked
-    again."""
+    again. First, `then` (the table shown builds what its taps open: a game started after
+    the start was built ahead builds it in the players' first pause)."""
 
-    def __init__(self) -> None:
+    def __init__(self, then: Callable[[], None] = lambda: None) -> None:
         self.pending: Any = None
         """The collection's Clock event until it has run."""
+        self.then = then
 
     def after_command(self) -> None:
         if self.pending is not None:
@@ -112,4 +129,15 @@ class IdleCollection:
         """Collect at once, as the wait after the last command would have."""
         self.cancel()
         self.pending = None
+        self.then()
         gc.collect()
+
+
+def shown_table_builds_ahead(app: Any) -> None:
+    """The table on the screen builds the panels and popups its taps open, if it has not yet
+    (`KitTable.build_ahead`): built, not opened, so that nothing else changes."""
+    table = app.table_name()
+    if table and app.screens.current == table:
+        build_ahead = getattr(app.screen(table), "build_ahead", None)
+        if build_ahead is not None:
+            build_ahead()

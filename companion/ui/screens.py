@@ -93,11 +93,11 @@ def game_screens() -> dict[str, tuple[str, str]]:
     return found
 
 
-def default_game_screens() -> list[str]:
-    """The default game's screens other than its table (built ahead, as the shared ones)."""
-    from ..games.registry import DEFAULT_GAME, GAMES
+def game_own_screens(game_id: str) -> list[str]:
+    """A game's screens other than its table (built ahead, as the shared ones)."""
+    from ..games.registry import GAMES
 
-    return list(GAMES[DEFAULT_GAME].screens)
+    return list(GAMES[game_id].screens)
 
 
 def game_screen(name: str) -> tuple[type[Screen], str]:

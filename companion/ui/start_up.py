@@ -1,8 +1,8 @@
 """The app's start: Home on the screen at once, the slow work once that first frame is shown
-(the games file opened, the default game's table, the card reader, the phones' view, then the
-other screens built ahead); what the players are told as the games file opens (a file that
-could not be used, was set aside, may not be written, or holds a game that could not be
-replayed; what SQLite said goes to the log); after a safe start, the game held back on Home;
+(the games file opened, the table of the game likely played, the card reader, the phones'
+view, then the other screens built ahead); what the players are told as the games file opens
+(a file that could not be used, was set aside, may not be written, or holds a game that could
+not be replayed; what SQLite said goes to the log); after a safe start, the game held back on Home;
 the daily snapshot of the games, looked for then and every hour after."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from kivy.core.window import Window
 
 from ..i18n import N_, _
 from .building_ahead import BuildingAhead
-from .screens import DEFAULT_TABLE, popup_open, screen_known
+from .screens import popup_open, screen_known, table_screen_name
 from .snapshots import DailySnapshots, files_of
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ class StartingApp(Protocol):
 
 
 class StartUp:
-    """Home on the screen at once; what is slow (the games file, the default game's table and
+    """Home on the screen at once; what is slow (the games file, the likely game's table, the
     rules, the reader, the phones' view, the other screens) once that first frame is shown."""
 
     def __init__(self, app: StartingApp, open_service: Callable[[], Any] | None,
@@ -125,8 +125,9 @@ class StartUp:
         self.open_games()
         if self.when_ready is not None:
             self.when_ready()
-        if screen_known(DEFAULT_TABLE):
-            self.app.screen(DEFAULT_TABLE)
+        table = table_screen_name(self.building_ahead.likely_game())
+        if table and screen_known(table):
+            self.app.screen(table)
         self.app.apply_reader_settings()  # pyserial and the reader's threads only now
         self.app.apply_mirror_settings()  # the phones' view, when it was left on
         self.snapshots.start()

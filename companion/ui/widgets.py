@@ -273,8 +273,52 @@ class InstantPopup(Popup, ThemeFrame):
             kept.append(popup)
         return popup
 
+    @classmethod
+    def build_ahead(cls) -> None:
+        """Build one popup of this kind for `kept` to hand out, unless the app keeps one:
+        done while nobody waits, it spares the first tap that opens one its build."""
+        app = App.get_running_app()
+        if app is None:
+            return
+        kept = app.__dict__.setdefault("_kept_popups", {}).setdefault(cls, [])
+        if not kept:
+            kept.append(cls())
+
     def reset(self) -> None:
         """Forget what the last opening left behind (a kind kept to open again says what)."""
+
+    def open_unseen(self) -> Callable[[], None]:
+        """Open this popup, filled, where it is not seen, so that its texts are fitted and drawn
+        once (a list lays out its rows only in the window) and its first real opening costs
+        what any later one does. Returns what puts it away: call it a frame later. Until then
+        a tap goes through it to what lies below (`on_touch_down`)."""
+        self.opacity = 0
+        self.open()
+
+        def put_away() -> None:
+            if self.opacity == 0:  # not opened for real meanwhile
+                self.dismiss()
+                self.opacity = 1
+
+        return put_away
+
+    def _unseen(self) -> bool:
+        return self._is_open and self.opacity == 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self._unseen():
+            return False
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if self._unseen():
+            return False
+        return bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if self._unseen():
+            return False
+        return bool(super().on_touch_up(touch))
 
 
 class TableMenu(InstantPopup):

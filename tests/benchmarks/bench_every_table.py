@@ -12,7 +12,9 @@ before the swap on this VM, about one 60 Hz frame on a Raspberry Pi 4 (3–4× s
 
 The play knows no game by name, as tests/ui/soak.py's does: for each registered game with a
 table screen and a form, a game is started through the new-game screen as players start one
-(tests/ui/soak.py `start_a_game`). A round then taps every button the table shows (Undo, Redo,
+(tests/ui/soak.py `start_a_game`), in an app that is then closed; the timed app starts as the
+Pi does at power-on, with that game resumed and its table built ahead while Home is shown
+(building_ahead.py: the game likely played). A round then taps every button the table shows (Undo, Redo,
 the game menu and the rules help left out: the first two only turn back what a tap did, the last
 two lead away), each once and named by its id in the layout, and Done last (a Done that
 asks first, as Glow's "nothing forgotten?", is counted apart, and its question answered Yes
@@ -211,10 +213,13 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
 
     load_at_start = load_average()
     (folder / game_id).mkdir()  # its own companion.ini: the new-game form remembers
-    with running_app(folder / game_id / "games.db") as harness:
+    db = folder / game_id / "games.db"
+    with running_app(db) as harness:  # the evening before: the game started, left unfinished
+        start_a_game(harness, game_id)
+    with running_app(db) as harness:  # the Pi started again: the game resumed
         harness.play_at_a_players_pace()
         build_ahead_as_on_the_pi(harness)
-        start_a_game(harness, game_id)
+        harness.app.show(harness.app.table_name())
         with stopwatch_on(harness) as watch:
             for _ in play_table(harness, watch, game_id, warm_up):
                 pass

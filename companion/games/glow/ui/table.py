@@ -40,7 +40,7 @@ from companion.i18n import _, ngettext
 from companion.ui.pickers import CardPicker
 from companion.ui.table_kit import KitTable
 from companion.ui.theme import rgba, text_colour_on
-from companion.ui.widgets import ConfirmPopup, TableMenu
+from companion.ui.widgets import ConfirmPopup, InstantPopup, TableMenu
 
 
 def app() -> Any:
@@ -77,6 +77,7 @@ class GlowTableScreen(KitTable):
     compact_tiles = BooleanProperty(False)
     """The tiles leave out their lap and board lines for the encounter track's row."""
     prompt_bold = True
+    panels_ahead = (PlayerPanel,)
 
     @property
     def done_text(self) -> str:
@@ -247,18 +248,10 @@ class GlowTableScreen(KitTable):
         picker = state.get("picker")
         if self.area_mode != "pick" or picker is None:
             return
-        chooser = CardPicker.kept(title=_("{name} recruits from area {area}: which companion?")
-                                  .format(name=state["players"][picker]["name"], area=area),
-                                  columns=4)
-        unnamed = {"value": "", "text": _("Not named"), "detail": _("add it later"),
-                   "background": app().colours["button"],
-                   "text_colour": app().colours["button_text"]}
-        look = {"background": rgba(COMPANION_COLOUR),
-                "text_colour": rgba(text_colour_on(COMPANION_COLOUR))}
-        chooser.fill([unnamed, *({"value": card["id"], "text": card["name"],
-                                  "detail": companion_detail(card), **look}
-                                 for card in app().catalogue_of("glow")["companions"])],
-                     left_out={c["card"] for p in state["players"] for c in p["companions"]})
+        chooser = self._recruit_picker(
+            _("{name} recruits from area {area}: which companion?")
+            .format(name=state["players"][picker]["name"], area=area),
+            left_out={c["card"] for p in state["players"] for c in p["companions"]})
 
         def recruit(card: str) -> None:
             command: dict[str, Any] = {"cmd": "pick", "player": picker, "area": area}
@@ -268,6 +261,26 @@ class GlowTableScreen(KitTable):
 
         chooser.when_picked = recruit
         chooser.open()
+
+    @staticmethod
+    def _recruit_picker(title: str, left_out: set[str]) -> CardPicker:
+        """The companions to recruit, "Not named" first, but those in `left_out`."""
+        chooser: CardPicker = CardPicker.kept(title=title, columns=4)
+        unnamed = {"value": "", "text": _("Not named"), "detail": _("add it later"),
+                   "background": app().colours["button"],
+                   "text_colour": app().colours["button_text"]}
+        look = {"background": rgba(COMPANION_COLOUR),
+                "text_colour": rgba(text_colour_on(COMPANION_COLOUR))}
+        chooser.fill([unnamed, *({"value": card["id"], "text": card["name"],
+                                  "detail": companion_detail(card), **look}
+                                 for card in app().catalogue_of("glow")["companions"])],
+                     left_out=left_out)
+        return chooser
+
+    def popups_to_warm(self, state: dict[str, Any] | None) -> list[InstantPopup]:
+        """The kit's, and the companions' picker: its first opening fitted and drew 47 buttons'
+        words in the tap (a fifth of a second here)."""
+        return [*super().popups_to_warm(state), self._recruit_picker("", left_out=set())]
 
     def _show_players(self, state: dict[str, Any]) -> None:
         box = self.ids.players

@@ -59,6 +59,9 @@ class LeviathanTableScreen(KitTable):
     """The kit's title is the leviathan, the round and the step; its banner says Last Chance,
     or the game's end with its reason, and the news of the last command."""
 
+    panels_ahead = (GuardianPanel, CrystalsPanel)
+    popups_ahead = (*KitTable.popups_ahead, ApCardPanel)
+
     step = StringProperty("")
     """The step the game is in (what Done finishes): reveal, activate, resolve, draw, over."""
     wrath = StringProperty("")

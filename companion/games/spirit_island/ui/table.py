@@ -9,7 +9,6 @@ layout is layouts/spirit_island/table.kv, and every tap is a driver command sent
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
@@ -32,6 +31,7 @@ from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
     NEUTRAL_CARD,
     DetailsPopup,
+    InstantPopup,
     TableMenu,
     ask_then,
 )
@@ -55,6 +55,8 @@ def app() -> Any:
 class TableScreen(KitTable):
     """The kit's `prompt` carries the fear card's effect in the fear step; its `reminders` are
     the adversary's, scenario's or blight card's for this step."""
+
+    popups_ahead = (*KitTable.popups_ahead, DetailsPopup)
 
     high_immigration_cards = ListProperty([])
     """CardFaces on England's High Immigration space."""
@@ -219,21 +221,11 @@ class TableScreen(KitTable):
             return True
         return super().key_pressed(key, codepoint, ctrl)
 
-    def warm_up(self) -> Callable[[], None] | None:
-        """Build the fear-card picker and lay out its rows once, unseen (a list lays out its
-        rows only in the window), so that its first real opening costs what any other does;
-        returns what puts it away again (the app calls that a frame later)."""
+    def popups_to_warm(self, state: dict[str, Any] | None) -> list[InstantPopup]:
+        """The kit's, and the fear-card picker, which needs no game to be filled."""
         picker = self.fear_picker()
         picker.offer(set(), None)
-        picker.opacity = 0
-        picker.open()
-
-        def put_away() -> None:
-            if picker.opacity == 0:
-                picker.dismiss()
-                picker.opacity = 1
-
-        return put_away
+        return [*super().popups_to_warm(state), picker]
 
     def on_size(self, *_args: Any) -> None:
         super().on_size()  # the kit's `glance`: how much larger than the 800x480 panel

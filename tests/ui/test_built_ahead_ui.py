@@ -1,0 +1,119 @@
+"""Every game's first taps build nothing: the app builds ahead, while Home is looked at, the
+table of the game likely played (the one resumed, else the one started last) and the panels and
+popups its taps open (`KitTable.build_ahead`); a game started later builds them in the players'
+first pause (`IdleCollection`). Run for every registered game and the tests' fourth one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.ui.widgets import InstantPopup
+from tests.benchmarks.bench_every_table import table_buttons
+
+from .every_game import start_as_players_do
+from .harness import Harness
+from .soak import put_popups_away
+
+pytestmark = pytest.mark.ui
+
+
+@contextmanager
+def popups_built(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The kinds of popup built while the block runs, by class name."""
+    built: list[str] = []
+    original = InstantPopup.__init__
+
+    def counted(self: Any, **kwargs: Any) -> None:
+        built.append(type(self).__name__)
+        original(self, **kwargs)
+
+    monkeypatch.setattr(InstantPopup, "__init__", counted)
+    yield built
+    monkeypatch.undo()
+
+
+def tap_every_button(ui: Harness) -> list[str]:
+    """Tap each of the table's buttons once, Done last (as a round of
+    tests/benchmarks/bench_every_table.py), putting away what a tap opened and undoing what
+    it sent; the buttons tapped, by name."""
+    app = ui.app
+    tapped = []
+    for name, _button in table_buttons(ui):
+        button = dict(table_buttons(ui)).get(name)
+        if button is None or button.disabled:
+            continue
+        ui.scroll_into_view(button)
+        ui.player_pause()
+        undos_before = app.game_state.get("undo_count")
+        ui.tap(button)
+        tapped.append(name)
+        put_popups_away(ui)
+        if app.game_state.get("undo_count") != undos_before:
+            ui.send({"cmd": "undo"})
+        if app.screens.current != app.table_name():
+            app.show(app.table_name())
+            ui.frames(2)
+    return tapped
+
+
+def test_a_game_resumed_at_the_start_opens_its_panels_without_building_them(
+        game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "games.db"
+    first = Harness(db)
+    try:
+        start_as_players_do(first, game_id)
+    finally:
+        first.close()
+    ui = Harness(db, build_ahead=True)
+    try:
+        ui.until_built_ahead()
+        assert ui.app.game_in_play() == game_id
+        assert ui.popup() is None, "a popup opened unseen was left open"
+        ui.app.show(ui.app.table_name())
+        ui.frames(2)
+        with popups_built(monkeypatch) as built:
+            tapped = tap_every_button(ui)
+        assert tapped, "no button on the table was tapped"
+        assert built == [], f"taps on {tapped} built {built}"
+    finally:
+        ui.close()
+
+
+def test_a_game_started_after_the_start_builds_its_panels_in_the_first_pause(
+        game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ui = Harness(tmp_path / "games.db")
+    try:
+        start_as_players_do(ui, game_id)
+        ui.app.idle_collection.collect_now()  # the players' first pause, after the start
+        with popups_built(monkeypatch) as built:
+            tapped = tap_every_button(ui)
+        assert tapped, "no button on the table was tapped"
+        assert built == [], f"taps on {tapped} built {built}"
+    finally:
+        ui.close()
+
+
+def test_a_popup_opened_unseen_lets_a_tap_through_to_the_table(
+        game_id: str, ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tap in the frame a warm-up's popup is open unseen reaches the table below it."""
+    from companion.ui.widgets import ConfirmPopup
+
+    from .every_game import start_on_table
+
+    table = start_on_table(ui, game_id)
+    acted: list[bool] = []
+    monkeypatch.setattr(table, "act", lambda tapped=True: acted.append(tapped))
+    put_away = ConfirmPopup.kept(message="Unseen").open_unseen()
+    ui.frames(1)
+    assert ui.popup() is not None and ui.popup().opacity == 0
+    ui.player_pause()
+    ui.tap(ui.widget("done", table))
+    put_away()
+    ui.frames(2)
+    assert acted == [True], "the tap stayed in the unseen popup"
+    assert ui.popup() is None
