@@ -119,6 +119,12 @@ class Harness:
                 self.app.dispatch("on_stop")
             raise
 
+    def __enter__(self) -> Harness:
+        return self
+
+    def __exit__(self, *_exception: object) -> None:
+        self.close()
+
     def close(self) -> None:
         import time
 

@@ -61,41 +61,32 @@ def tap_every_button(ui: Harness) -> list[str]:
     return tapped
 
 
+def assert_taps_build_no_popup(ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    with popups_built(monkeypatch) as built:
+        tapped = tap_every_button(ui)
+    assert tapped, "no button on the table was tapped"
+    assert built == [], f"taps on {tapped} built {built}"
+
+
 def test_a_game_resumed_at_the_start_opens_its_panels_without_building_them(
         game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "games.db"
-    first = Harness(db)
-    try:
+    with Harness(tmp_path / "games.db") as first:  # the evening before
         start_as_players_do(first, game_id)
-    finally:
-        first.close()
-    ui = Harness(db, build_ahead=True)
-    try:
+    with Harness(tmp_path / "games.db", build_ahead=True) as ui:
         ui.until_built_ahead()
         assert ui.app.game_in_play() == game_id
         assert ui.popup() is None, "a popup opened unseen was left open"
         ui.app.show(ui.app.table_name())
         ui.frames(2)
-        with popups_built(monkeypatch) as built:
-            tapped = tap_every_button(ui)
-        assert tapped, "no button on the table was tapped"
-        assert built == [], f"taps on {tapped} built {built}"
-    finally:
-        ui.close()
+        assert_taps_build_no_popup(ui, monkeypatch)
 
 
 def test_a_game_started_after_the_start_builds_its_panels_in_the_first_pause(
         game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    ui = Harness(tmp_path / "games.db")
-    try:
+    with Harness(tmp_path / "games.db") as ui:
         start_as_players_do(ui, game_id)
         ui.app.idle_collection.collect_now()  # the players' first pause, after the start
-        with popups_built(monkeypatch) as built:
-            tapped = tap_every_button(ui)
-        assert tapped, "no button on the table was tapped"
-        assert built == [], f"taps on {tapped} built {built}"
-    finally:
-        ui.close()
+        assert_taps_build_no_popup(ui, monkeypatch)
 
 
 def test_a_popup_opened_unseen_lets_a_tap_through_to_the_table(
