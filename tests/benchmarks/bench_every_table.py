@@ -12,21 +12,21 @@ before the swap on this VM, about one 60 Hz frame on a Raspberry Pi 4 (3–4× s
 
 The play knows no game by name, as tests/ui/soak.py's does: for each registered game with a
 table screen and a form, a game is started through the new-game screen as players start one
-(tests/ui/soak.py `start_a_game`), in an app that is then closed; the timed app starts as the
-Pi does at power-on, with that game resumed and its table built ahead while Home is shown
+(tests/ui/soak.py `start_a_game`), in an app that is then closed; the timed app starts as the Pi
+does at power-on, with that game resumed and its table built ahead while Home is shown
 (building_ahead.py: the game likely played). A round then taps every button the table shows
 (Undo, Redo, the game menu and the rules help left out: the first two only turn back what a tap
-did, the last two lead away), each once and named by its id in the layout, and Done last (a
-Done that asks first, as Glow's "nothing forgotten?", is counted apart, and its question
-answered Yes outside the timing). Each tap is timed as bench_ui times Spirit Island's (its docstring has the details): a UnitTestTouch through the
-window, the finger held 30 ms, then from just before touch_up until the next frame has been
-swapped; the swap (Mesa's software rasteriser under Xvfb) is split out. Outside the timing a
-popup the tap opened (a panel, a picker, a question) is put away, and a command the tap sent is
-undone if the game took it (not if refused), so the next round meets the same table; Done moves
-the game on, and a game that is over is followed by a new one. A button that sent nothing and
-opened nothing (a banner's OK) is still timed, its frame being work too; a tap after which
-nothing at all is drawn (a tile already chosen, tapped again) has no frame to time and is left
-out.
+did, the last two lead away), each once and named by its id in the layout, and Done last (a Done
+that asks first, as Glow's "nothing forgotten?", is counted apart, and its question answered Yes
+outside the timing). Each tap is timed as bench_ui times Spirit Island's (its docstring has the
+details): a UnitTestTouch through the window, the finger held 30 ms, then from just before
+touch_up until the next frame has been swapped; the swap (Mesa's software rasteriser under Xvfb)
+is split out. Outside the timing a popup the tap opened (a panel, a picker, a question) is put
+away, and a command the tap sent is undone if the game took it (not if refused), so the next
+round meets the same table; Done moves the game on, and a game that is over is followed by a new
+one. A button that sent nothing and opened nothing (a banner's OK) is still timed, its frame
+being work too; a tap after which nothing at all is drawn (a tile already chosen, tapped again)
+has no frame to time and is left out.
 
 This machine may be shared: the load average is printed at the start and end of each game.
 
