@@ -214,13 +214,18 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
     (folder / game_id).mkdir()  # its own companion.ini: the new-game form remembers
     db = folder / game_id / "games.db"
     with running_app(db) as harness:  # the evening before: the game started, left unfinished
+        harness.play_at_a_players_pace()
         start_a_game(harness, game_id)
+        with stopwatch_on(harness) as watch:  # nothing built ahead, no pause in the play
+            first_unbuilt = first_taps(play_table(harness, watch, game_id, 1))
     with running_app(db) as harness:  # the Pi started again: the game resumed
         harness.play_at_a_players_pace()
         build_ahead_as_on_the_pi(harness)
         harness.app.show(harness.app.table_name())
+        settle(harness)  # the table on the screen, laid out, before a player taps it
         with stopwatch_on(harness) as watch:
-            for _ in play_table(harness, watch, game_id, warm_up):
+            first_built = first_taps(play_table(harness, watch, game_id, min(warm_up, 1)))
+            for _ in play_table(harness, watch, game_id, warm_up - 1):
                 pass
             taps = list(play_table(harness, watch, game_id, rounds))
             settle(harness)
@@ -234,7 +239,16 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             "by_kind": tap_summary(taps, (*kinds, REDRAW)),
             "hidden_widgets_before_after": hidden,
             "layout_before_after": layout,
+            "first_taps_before_after": {"before": first_unbuilt, "after": first_built},
             "taps": [asdict(tap) for tap in taps]}
+
+
+def first_taps(taps: Iterator[Tap]) -> dict[str, float]:
+    """The work before the swap of each kind's first tap in an app, in ms."""
+    first: dict[str, float] = {}
+    for tap in taps:
+        first.setdefault(tap.kind, round(tap.total_ms - tap.swap_ms, 1))
+    return first
 
 
 def verdict(figures: dict[str, Any]) -> str:
@@ -252,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default="", help="comma-separated ids (default: every game)")
     parser.add_argument("--rounds", type=int, default=30,
                         help="timed taps of each button of each game")
-    parser.add_argument("--warm-up", type=int, default=2, help="untimed rounds first")
+    parser.add_argument("--warm-up", type=int, default=2,
+                        help="rounds first, untimed but for the first taps of each kind")
     args = parser.parse_args(argv)
     if args.rounds < 2 or args.warm_up < 0:
         parser.error("--rounds must be at least 2 (for the spread), --warm-up at least 0")
@@ -308,6 +323,14 @@ def report(figures: dict[str, Any]) -> None:
                   f"{after['median']:6.2f} / {after['p95']:6.2f}   "
                   f"({after['median'] - before['median']:+.2f} ms median, "
                   f"{before['samples']} and {after['samples']} samples)")
+        first = game["first_taps_before_after"]
+        if first["after"]:
+            print("  the first tap of each kind, work before the swap: in an app that built "
+                  "nothing ahead (before) and in one that\n  built this game's table, panels and "
+                  "pickers ahead, the game resumed (after; building_ahead.py):")
+            for kind in sorted(first["before"].keys() & first["after"].keys(),
+                               key=lambda k: (k.startswith("done"), k)):
+                print(f"    {kind:28} {first['before'][kind]:6.1f} → {first['after'][kind]:6.1f}")
         layout = game["layout_before_after"]
         before, after = layout["before"], layout["after"]
         print(f"  every label of the table laid out again ({layout['labels']} labels, "
