@@ -4,6 +4,7 @@ frame, while the players look at Home, and the garbage collected while they move
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -16,6 +17,8 @@ BUILT_LATER = ("new_game", "checklist", "rules", "history", "tags")
 """After the likely game's table, one a frame while Home is looked at, these (and that game's
 other screens): every screen opens the first time as fast as the next (a build costs up to a
 tenth of a second here, several on a Pi)."""
+
+log = logging.getLogger(__name__)
 
 IDLE_COLLECT_S = 3.0
 """Seconds after the last command when the garbage collector runs (see IdleCollection)."""
@@ -86,13 +89,29 @@ class BuildingAhead:
         if popup_open() or not table or self.app.game_in_play() not in ("", game_id):
             return
         warm_up = getattr(self.app.screen(table), "warm_up", None)
-        if warm_up is not None:
-            self._put_away = warm_up()
+        try:
+            if warm_up is not None:
+                self._put_away = warm_up()
+        except Exception:  # only time was to be saved: a real opening shows what fails
+            log.exception("the %s table's panels could not be prepared ahead", game_id)
+            put_away_every_popup()
 
     def _cool_table(self) -> None:
         if self._put_away is not None:
             self._put_away()
             self._put_away = None
+
+
+def put_away_every_popup() -> None:
+    """Close what a failed warm-up left open: over Home nothing else can be open then (the
+    warm-up runs only when no popup is)."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    for child in list(Window.children):
+        if isinstance(child, ModalView):
+            child.opacity = 1
+            child.dismiss()
 
 
 def freeze_what_lasts() -> None:
@@ -139,5 +158,8 @@ def shown_table_builds_ahead(app: Any) -> None:
     table = app.table_name()
     if table and app.screens.current == table:
         build_ahead = getattr(app.screen(table), "build_ahead", None)
-        if build_ahead is not None:
-            build_ahead()
+        try:
+            if build_ahead is not None:
+                build_ahead()
+        except Exception:  # as in `BuildingAhead._warm_table`: a real opening shows it
+            log.exception("the table's panels could not be built ahead")

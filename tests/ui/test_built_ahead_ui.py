@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.ui.widgets import InstantPopup
+from companion.ui.widgets import ConfirmPopup, InstantPopup
 from tests.benchmarks.bench_every_table import table_buttons
 
 from .every_game import start_as_players_do
@@ -92,8 +92,6 @@ def test_a_game_started_after_the_start_builds_its_panels_in_the_first_pause(
 def test_a_popup_opened_unseen_lets_a_tap_through_to_the_table(
         game_id: str, ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """A tap in the frame a warm-up's popup is open unseen reaches the table below it."""
-    from companion.ui.widgets import ConfirmPopup
-
     from .every_game import start_on_table
 
     table = start_on_table(ui, game_id)
@@ -108,3 +106,35 @@ def test_a_popup_opened_unseen_lets_a_tap_through_to_the_table(
     ui.frames(2)
     assert acted == [True], "the tap stayed in the unseen popup"
     assert ui.popup() is None
+
+
+def test_a_table_that_fails_to_warm_up_leaves_home_as_it_was(
+        game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building ahead only saves time: a game's panel that cannot be built or filled ahead is
+    logged, whatever it opened is closed, and Home, the start and the game go on; the panel's
+    real opening is where a failure shows (the screen boundary)."""
+    from companion.ui.table_kit import KitTable
+
+    with Harness(tmp_path / "games.db") as first:  # the evening before
+        start_as_players_do(first, game_id)
+
+    def fails(self: KitTable, state: object) -> list[InstantPopup]:
+        opened = ConfirmPopup.kept(message="Half warmed")
+        opened.open_unseen()  # one opened, then the next one fails
+        raise RuntimeError("a panel that cannot be filled")
+
+    def fails_to_build(self: KitTable) -> None:
+        raise RuntimeError("a panel that cannot be built")
+
+    monkeypatch.setattr(KitTable, "popups_to_warm", fails)
+    with Harness(tmp_path / "games.db", build_ahead=True) as ui:
+        ui.until_built_ahead()
+        assert ui.popup() is None, "the warm-up's failure left a popup open"
+        assert list(ui.app.boundary.caught) == []
+        assert ui.app.game_in_play() == game_id and ui.screen.name == "home"
+        monkeypatch.setattr(KitTable, "build_ahead", fails_to_build)
+        ui.app.show(ui.app.table_name())
+        ui.app.idle_collection.collect_now()  # the pause's build fails too, unseen
+        ui.frames(2)
+        assert ui.popup() is None and list(ui.app.boundary.caught) == []
+        assert ui.screen.name == ui.app.table_name() and ui.app.game_in_play() == game_id
