@@ -13,9 +13,9 @@ fills them in `show_state`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, cast
 
 from kivy.app import App
 from kivy.metrics import dp
@@ -33,9 +33,9 @@ from .. import i18n
 from ..core.seats import seat_lines
 from ..i18n import _
 from .figures import sizes as figure_sizes
-from .pickers import CardPicker
 from .showing_row import ShowingRow  # noqa: F401  (a part a game's table.kv places)
-from .widgets import ConfirmPopup, FitButton, GrowLabel, InstantPopup, TableMenu, reuse_rows
+from .table_panels import Panel, TablePanels
+from .widgets import FitButton, GrowLabel, TableMenu, reuse_rows
 
 SETTLE_SECONDS = 0.5
 """A tap on the step button this soon after it changed its meaning was meant for the meaning
@@ -151,22 +151,11 @@ class KitMenu(TableMenu):
     """A table's menu with what every game needs: Home, Abandon, Settings, Back."""
 
 
-class Panel(Protocol):
-    """A popup over a table that shows the game's state while it is open (a guardian's, a
-    player's numbers): the table refills it after every command."""
-
-    def show(self, state: dict[str, Any]) -> None: ...
-    def open(self, *args: Any, **kwargs: Any) -> None: ...
-    def bind(self, **kwargs: Any) -> Any: ...
-
-
-PanelT = TypeVar("PanelT", bound=Panel)
-
-
-class KitTable(Screen):
+class KitTable(TablePanels, Screen):
     """A game's table screen, built from the kit. A game overrides `shows` (is this state one
     of mine?), `show_state` (fill its own properties and call `show_step`) and, where the step
-    button does more than send one command, `step_action`."""
+    button does more than send one command, `step_action`; it names the panels and popups its
+    taps open (`TablePanels`)."""
 
     title = StringProperty("")
     """Where the game stands: round, day, phase, step (the top bar's title)."""
@@ -190,12 +179,6 @@ class KitTable(Screen):
     """The prompt in bold (a game's choice)."""
 
     settle_seconds = SETTLE_SECONDS
-
-    panels_ahead: tuple[type, ...] = ()
-    """The panels a tap on this table opens (`panel_of`), built ahead (`build_ahead`)."""
-    popups_ahead: tuple[type[InstantPopup], ...] = (CardPicker, ConfirmPopup)
-    """The kinds of popup a tap on this table opens (`InstantPopup.kept`), one of each built
-    ahead: every game picks cards and asks before going on; a game adds its own."""
 
     def __init__(self, **kwargs: Any) -> None:
         self._meaning: tuple[Any, ...] | None = None
@@ -304,54 +287,6 @@ class KitTable(Screen):
                              [line.text for line in news])
 
     # --- panels ---
-
-    def panel_of(self, kind: type[PanelT]) -> PanelT:
-        """This table's panel of `kind`: built the first time it opens and refilled every
-        later time (a tap that opens a panel builds nothing, which on a Pi is most of it)."""
-        panel = self._panels.get(kind)
-        if panel is None:
-            panel = self._panels[kind] = kind()
-        return cast(PanelT, panel)
-
-    def build_ahead(self) -> None:
-        """Build the panels and popups this table's taps open (`panels_ahead`, `popups_ahead`)
-        while nobody waits: the first tap that opens one then builds nothing, as on Spirit
-        Island's board (a Leviathan Wilds guardian's panel took 50 ms here to build on its first
-        tap, the better part of a second on a Pi). Those built already are left as they are."""
-        for kind in self.panels_ahead:
-            self.panel_of(kind)
-        for popup in self.popups_ahead:
-            popup.build_ahead()
-
-    def warm_up(self) -> Callable[[], None] | None:
-        """What the app does for this table while Home is looked at (`BuildingAhead`): build
-        ahead, then open `popups_to_warm` unseen (`InstantPopup.open_unseen`): building was
-        only half of a first opening, the texts fitted and drawn the other half. Returns what
-        puts them away, which the app calls a frame later."""
-        self.build_ahead()
-        state = app().game_state if app() is not None else None
-        put_aways = [popup.open_unseen()
-                     for popup in self.popups_to_warm(state if state and self.shows(state)
-                                                      else None)]
-        if not put_aways:
-            return None
-
-        def put_away() -> None:
-            for each in put_aways:
-                each()
-
-        return put_away
-
-    def popups_to_warm(self, state: dict[str, Any] | None) -> list[InstantPopup]:
-        """The popups `warm_up` opens unseen, filled: this table's panels, filled from `state`
-        (None: no game of this table is in play, and a panel has nothing to show). A game
-        adds a popup whose first opening still costs much (a long list)."""
-        if state is None:
-            return []
-        panels: list[Panel] = [self.panel_of(kind) for kind in self.panels_ahead]
-        for panel in panels:
-            panel.show(state)
-        return cast(list[InstantPopup], panels)
 
     def open_panel(self, panel: Panel) -> None:
         """Open `panel` (one of `panel_of`'s, or one built for this opening) over the table,
