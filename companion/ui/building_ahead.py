@@ -59,8 +59,9 @@ class BuildingAhead:
                 return game_id
         return self.default_game
 
-    def start(self) -> None:
-        self.pending = Clock.schedule_once(lambda _dt: self._build(0, self.likely_game()), 0)
+    def start(self, game_id: str) -> None:
+        """Build ahead for `game_id` (the `likely_game`, which the start has asked already)."""
+        self.pending = Clock.schedule_once(lambda _dt: self._build(0, game_id), 0)
 
     def cancel(self) -> None:
         if self.pending is not None:

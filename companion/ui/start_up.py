@@ -125,14 +125,15 @@ class StartUp:
         self.open_games()
         if self.when_ready is not None:
             self.when_ready()
-        table = table_screen_name(self.building_ahead.likely_game())
+        likely_game = self.building_ahead.likely_game()
+        table = table_screen_name(likely_game)
         if table and screen_known(table):
             self.app.screen(table)
         self.app.apply_reader_settings()  # pyserial and the reader's threads only now
         self.app.apply_mirror_settings()  # the phones' view, when it was left on
         self.snapshots.start()
         if self.app.builds_ahead:
-            self.building_ahead.start()
+            self.building_ahead.start(likely_game)
 
     def still_starting(self) -> bool:
         """The first frame's work or the screens built ahead are still to come (tests wait)."""

@@ -256,9 +256,7 @@ class InstantPopup(Popup, ThemeFrame):
         given `properties` afresh (those given last time and not now back to their defaults),
         else a new one. Building a popup and its buttons was most of a tap's work
         (15–20 ms here, a Pi's frame three times over); refilling one costs a few."""
-        app = App.get_running_app()
-        kept: list[InstantPopup] = [] if app is None else \
-            app.__dict__.setdefault("_kept_popups", {}).setdefault(cls, [])
+        kept = cls._kept_pool()
         for popup in kept:
             if not popup._is_open:
                 popup.reset()
@@ -277,12 +275,18 @@ class InstantPopup(Popup, ThemeFrame):
     def build_ahead(cls) -> None:
         """Build one popup of this kind for `kept` to hand out, unless the app keeps one:
         done while nobody waits, it spares the first tap that opens one its build."""
+        kept = cls._kept_pool()
+        if not kept and App.get_running_app() is not None:
+            kept.append(cls())
+
+    @classmethod
+    def _kept_pool(cls) -> list[InstantPopup]:
+        """The closed popups of this kind the running app keeps (none outside an app)."""
         app = App.get_running_app()
         if app is None:
-            return
-        kept = app.__dict__.setdefault("_kept_popups", {}).setdefault(cls, [])
-        if not kept:
-            kept.append(cls())
+            return []
+        pool: list[InstantPopup] = app.__dict__.setdefault("_kept_popups", {}).setdefault(cls, [])
+        return pool
 
     def reset(self) -> None:
         """Forget what the last opening left behind (a kind kept to open again says what)."""

@@ -33,8 +33,10 @@ def popups_built(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         original(self, **kwargs)
 
     monkeypatch.setattr(InstantPopup, "__init__", counted)
-    yield built
-    monkeypatch.undo()
+    try:
+        yield built
+    finally:  # only this patch: the test's others stay
+        monkeypatch.setattr(InstantPopup, "__init__", original)
 
 
 def tap_every_button(ui: Harness) -> list[str]:
