@@ -34,7 +34,7 @@ pytestmark = [pytest.mark.ui, pytest.mark.slow, pytest.mark.skipif(
     CHROMIUM is None or CHROMEDRIVER is None or not HAVE_SELENIUM,
     reason="needs Debian's chromium and chromium-driver and selenium (tasks.py setup)")]
 
-PLAY_S = float(os.environ.get("COMPANION_SEATS_PLAY_S", "120"))
+PLAY_S = float(os.environ.get("COMPANION_SEATS_PLAY_S", "60"))
 PHONES = 4
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 FOLLOWED_WITHIN_S = 0.5
