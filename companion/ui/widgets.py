@@ -237,6 +237,36 @@ class Stepper(BoxLayout):
         self.value = min(value, self.maximum) if self.maximum >= self.minimum else value
 
 
+class FoldingRow(BoxLayout):
+    """A row shown only while it asks for something (Glow's encounter track). Folded, it keeps
+    its widgets, draws nothing and lets every touch through to what lies under it. (Disabling
+    it instead would swallow the touches that land on it, and disabling and enabling its
+    buttons re-ran each one's rules at every fold: 4 ms a fold on this VM, as much again to
+    take them out and put them back.) Folded, it is not laid out either."""
+
+    folded = BooleanProperty(False)
+
+    def on_folded(self, _row: Any, folded: bool) -> None:
+        self.opacity = 0 if folded else 1
+        if not folded:
+            self._trigger_layout()
+
+    def do_layout(self, *args: Any) -> None:
+        # Folded, nothing of it is seen: its widgets keep their last places until it unfolds,
+        # rather than being laid out into no room and back.
+        if not self.folded:
+            super().do_layout(*args)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False if self.folded else bool(super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return False if self.folded else bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return False if self.folded else bool(super().on_touch_up(touch))
+
+
 KEPT_PER_KIND = 2
 """Closed popups of one kind an app keeps to open again: one may still be closing (it leaves
 with the next frame) while the next one opens from its answer."""

@@ -95,7 +95,9 @@ class GlowTableScreen(KitTable):
         for cell in self._phases:
             phases.add_widget(cell)
         self._areas = [AreaCell(area=area, screen=self) for area in range(1, ROW + 1)]
-        """The encounter track's cells, in the row only while it asks for something."""
+        """The encounter track's cells, kept in their row (folded while it asks nothing)."""
+        for cell in self._areas:
+            self.ids.area_cells.add_widget(cell)
         self._dice_for: tuple[int, str] | None = None
         """The day and phase the row's dice counts were started for: kept over refreshes
         (a score tapped meanwhile), started afresh at the next entry."""
@@ -202,14 +204,6 @@ class GlowTableScreen(KitTable):
             cell.action_text = area_action_text(mode, area)
         self.area_mode = mode
         self._compact_tiles()
-        # A hidden row gives its cells back: a disabled button, even one of no height's row,
-        # still swallows the taps that land on it (the end scoring's buttons lie there).
-        box = self.ids.area_cells
-        if mode and not box.children:
-            for cell in self._areas:
-                box.add_widget(cell)
-        elif not mode and box.children:
-            box.clear_widgets()
         self._count_dice()
 
     def on_size(self, *_args: Any) -> None:

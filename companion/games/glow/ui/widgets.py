@@ -13,6 +13,7 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 
 from companion.ui.widgets import MarkFrame
@@ -68,10 +69,12 @@ class PlayerTile(MarkFrame, BoxLayout):
     """The table screen (which sends the commands)."""
 
 
-class AreaCell(BoxLayout):
+class AreaCell(FloatLayout):
     """One area of the encounter track, as the morning and the evening ask for it: its small
     dice with − and + while they are entered, or a button to recruit its companion (or send it
-    to the graveyard) while the morning's picks go on."""
+    to the graveyard) while the morning's picks go on. The two lie over each other, each as
+    large as the cell, and one is folded away: the evening's end changes what the cells show
+    without laying out the table again."""
 
     area = NumericProperty(1)
     """The area, 1-5 left to right."""
