@@ -237,7 +237,27 @@ class Stepper(BoxLayout):
         self.value = min(value, self.maximum) if self.maximum >= self.minimum else value
 
 
-class FoldingRow(BoxLayout):
+class LetsTouchesThrough:
+    """Mixed into a widget that is at times there but not seen (a folded row, a popup opened
+    unseen): meanwhile every touch passes it by, to what lies under it."""
+
+    def lets_touches_through(self) -> bool:
+        raise NotImplementedError
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False if self.lets_touches_through() else bool(
+            super().on_touch_down(touch))  # type: ignore[misc]
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return False if self.lets_touches_through() else bool(
+            super().on_touch_move(touch))  # type: ignore[misc]
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return False if self.lets_touches_through() else bool(
+            super().on_touch_up(touch))  # type: ignore[misc]
+
+
+class FoldingRow(LetsTouchesThrough, BoxLayout):
     """A row shown only while it asks for something (Glow's encounter track). Folded, it keeps
     its widgets, draws nothing and lets every touch through to what lies under it. (Disabling
     it instead would swallow the touches that land on it, and disabling and enabling its
@@ -257,14 +277,8 @@ class FoldingRow(BoxLayout):
         if not self.folded:
             super().do_layout(*args)
 
-    def on_touch_down(self, touch: Any) -> bool:
-        return False if self.folded else bool(super().on_touch_down(touch))
-
-    def on_touch_move(self, touch: Any) -> bool:
-        return False if self.folded else bool(super().on_touch_move(touch))
-
-    def on_touch_up(self, touch: Any) -> bool:
-        return False if self.folded else bool(super().on_touch_up(touch))
+    def lets_touches_through(self) -> bool:
+        return bool(self.folded)
 
 
 KEPT_PER_KIND = 2
@@ -272,7 +286,7 @@ KEPT_PER_KIND = 2
 with the next frame) while the next one opens from its answer."""
 
 
-class InstantPopup(Popup, ThemeFrame):
+class InstantPopup(LetsTouchesThrough, Popup, ThemeFrame):
     """A popup that appears and goes at once: a fading popup still catches the next tap."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -336,23 +350,8 @@ class InstantPopup(Popup, ThemeFrame):
 
         return put_away
 
-    def _unseen(self) -> bool:
-        return self._is_open and self.opacity == 0
-
-    def on_touch_down(self, touch: Any) -> bool:
-        if self._unseen():
-            return False
-        return bool(super().on_touch_down(touch))
-
-    def on_touch_move(self, touch: Any) -> bool:
-        if self._unseen():
-            return False
-        return bool(super().on_touch_move(touch))
-
-    def on_touch_up(self, touch: Any) -> bool:
-        if self._unseen():
-            return False
-        return bool(super().on_touch_up(touch))
+    def lets_touches_through(self) -> bool:
+        return bool(self._is_open and self.opacity == 0)  # opened unseen
 
 
 class TableMenu(InstantPopup):
