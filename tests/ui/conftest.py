@@ -6,6 +6,7 @@ here, before any test module imports Kivy.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,8 @@ import pytest
 from .harness import Harness, ensure_display, prepare
 
 _xvfb = ensure_display()
-prepare(Path(tempfile.mkdtemp(prefix="companion-kivy-")))
+_kivy_home = Path(tempfile.mkdtemp(prefix="companion-kivy-"))
+prepare(_kivy_home)
 # The tests read layout, words and colours, not how smooth a rounded corner's edge is: without
 # Kivy's multisampling (2 samples by default) Mesa's software renderer draws a 720x1280 frame in
 # a third of the time on this VM (24 ms, not 72). The benchmarks keep the app's own setting.
@@ -27,6 +29,7 @@ Config.set("graphics", "multisamples", "0")
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _xvfb is not None:
         _xvfb.terminate()
+    shutil.rmtree(_kivy_home, ignore_errors=True)
 
 
 @pytest.fixture

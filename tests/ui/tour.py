@@ -484,6 +484,7 @@ def take_docs_pictures(folder: Path) -> list[Path]:
 def main(argv: list[str]) -> int:
     """`python -m tests.ui.tour [FOLDER]` photographs every stop into FOLDER (screenshots/);
     `python -m tests.ui.tour --docs [FOLDER]` only the README's pictures (docs/images/)."""
+    import shutil
     import tempfile
 
     from .harness import ensure_display, prepare
@@ -493,13 +494,15 @@ def main(argv: list[str]) -> int:
         argv = argv[1:]
     folder = Path(argv[0]) if argv else Path("docs/images" if docs else "screenshots")
     xvfb = ensure_display()
-    prepare(Path(tempfile.mkdtemp(prefix="companion-kivy-")))
+    kivy_home = Path(tempfile.mkdtemp(prefix="companion-kivy-"))
+    prepare(kivy_home)
     try:
         for path in (take_docs_pictures if docs else take_screenshots)(folder):
             print(path)
     finally:
         if xvfb is not None:
             xvfb.terminate()
+        shutil.rmtree(kivy_home, ignore_errors=True)
     return 0
 
 
