@@ -1,5 +1,5 @@
 """An evening's taps give their memory back: what a tap opens is collected once closed, though
-the app collected garbage in between; and (slow) 2,000 taps of mixed play per game through the
+the app collected garbage in between; and (slow) 1,250 taps of mixed play per game through the
 real window, with the app collecting garbage in pauses between taps as it does on the Pi.
 
 Every game with a table screen is played (tests/ui/soak.py starts its games through the
@@ -45,7 +45,9 @@ from .soak import (
 
 pytestmark = pytest.mark.ui
 
-TAPS = 2_000
+TAPS = 1_250
+"""Three checks after the warm-up's: with seed 25 each game's first end comes before tap 600,
+and a leak of 110 KB a tap would pass RSS_GROWTH_MB within 200 taps."""
 WARM_UP = 600
 """Taps before memory is measured, at the least, and not before a game has been played to its
 end: every screen, picker and panel has been built by then. (A Glow soak whose first end
@@ -77,13 +79,13 @@ ALONE = "COMPANION_SOAK_ALONE"
 @pytest.mark.slow
 @pytest.mark.alone
 @pytest.mark.parametrize("game_id", table_games())
-def test_two_thousand_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_id: str) -> None:
+def test_twelve_hundred_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_id: str) -> None:
     if os.environ.get(ALONE) != game_id:
         # One app in its process, as on the Pi: after another app's soak in the same process
         # the next one's figures moved past their bounds now and then (one game, then another,
         # each alone within them), which says how apps share a process, not how one keeps
         # its memory.
-        test = f"{__file__}::test_two_thousand_taps_of_mixed_play_keep_memory_flat[{game_id}]"
+        test = f"{__file__}::test_twelve_hundred_taps_of_mixed_play_keep_memory_flat[{game_id}]"
         alone = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 test], env={**os.environ, ALONE: game_id}, capture_output=True,
                                text=True, timeout=3600)
