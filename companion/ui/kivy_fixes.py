@@ -230,8 +230,10 @@ def _labels_show_again_what_they_drew_before() -> None:
         texture = self.texture
         if texture is None or texture is core.texture_1px:
             return
-        drawn = _Drawn(texture, bool(self.is_shortened), self.refs if markup else {},
-                       self.anchors if markup else {})
+        # Copies: the label's own refs and anchors are its properties' dicts, which hold the
+        # label, and through it its screen and the app, for as long as the texture is kept.
+        drawn = _Drawn(texture, bool(self.is_shortened), dict(self.refs) if markup else {},
+                       dict(self.anchors) if markup else {})
         if markup:  # Kivy's Label has filled it already, for the references
             label_textures.keep(key, drawn)
         else:

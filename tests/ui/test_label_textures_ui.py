@@ -143,3 +143,24 @@ def test_a_large_texture_is_not_kept(ui: Harness, textures: Any,
     assert len(textures) == 1 and textures.bytes <= 20_000
     ui.window.remove_widget(small)
     ui.window.remove_widget(large)
+
+
+def test_a_kept_texture_lets_its_label_go(ui: Harness, textures: Any) -> None:
+    """What is kept is pixels and copies of what the label took from them, never the label:
+    a kept markup label's own `refs` held it, its screen and its app for as long as its
+    texture was kept (a test worker kept four apps alive that way)."""
+    import gc
+    import weakref
+
+    label = a_label(ui, text="[ref=rule]Wrath[/ref] 3", markup=True)
+    assert textures.misses and len(textures) == 1
+    assert label.refs, "a markup label with a reference knows where it lies"
+    gone = weakref.ref(label)
+    ui.window.remove_widget(label)
+    del label
+    ui.frames(2)
+    gc.collect()
+    assert gone() is None, "the kept texture still holds the label"
+    again = a_label(ui, text="[ref=rule]Wrath[/ref] 3", markup=True)
+    assert textures.hits and again.refs, "a label drawing the same is given the kept references"
+    ui.window.remove_widget(again)
