@@ -383,6 +383,7 @@ class CompanionApp(App):
             if isinstance(child, ModalView):
                 child.dismiss(animation=False)
         App._running_app = None
+        figure_sizes.forget()
 
     # --- the game ---
 

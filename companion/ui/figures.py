@@ -69,20 +69,28 @@ class FigureSizes(EventDispatcher):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._app: Any = None
+        self._following_window = False
 
     def follow(self) -> None:
         """Follow the window's size and the running app's text size (a test starts a new app
         in the same window, so the app is looked up again)."""
         app = App.get_running_app()
-        if self._app is None:
+        if not self._following_window:
             Window.bind(size=self.update)
+            self._following_window = True
         if app is not self._app and app is not None:
-            if self._app is not None and hasattr(self._app, "text_scale"):
-                self._app.unbind(text_scale=self.update)
+            self.forget()
             if hasattr(app, "text_scale"):
                 app.bind(text_scale=self.update)
             self._app = app
         self.update()
+
+    def forget(self) -> None:
+        """Stop following the app's text size: an app taken off the window (tests) is let go
+        of, not kept alive until the next one starts."""
+        if self._app is not None and hasattr(self._app, "text_scale"):
+            self._app.unbind(text_scale=self.update)
+        self._app = None
 
     def update(self, *_args: Any) -> None:
         if App.get_running_app() is None:
