@@ -7,6 +7,7 @@ frames are advanced by the test, so every check sees what a player would see.
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import shutil
 import subprocess
@@ -58,6 +59,18 @@ def forget_any_earlier_app() -> None:
     from kivy.lang.parser import global_idmap
 
     object.__setattr__(global_idmap["app"], "_obj", None)
+
+
+def stop_every_animation() -> None:
+    """Stop what still glides (a scroll bar fading, 0.5 s): a running Animation is held by its
+    class, and holds its widget, and with it the whole app, into the next tests; each later
+    full collection then walks that app again (a worker kept four apps alive, and spent half
+    its time in the garbage collector)."""
+    from kivy.animation import Animation
+
+    for animation in list(Animation._instances):
+        for held in list(animation._widgets.values()):
+            animation.cancel(held["widget"])
 
 
 def die_with_parent() -> None:
@@ -136,6 +149,8 @@ class Harness:
         finally:  # whatever failed above, the next test's app must not meet this one
             self.app.detach()
         self.frames(1)
+        stop_every_animation()
+        gc.collect()  # the app's widgets hold each other: only a full collection frees them
         if self.app.service is not None:  # the games file's writer lock goes with the app
             self.app.service.store.close()
         table_kit.now = time.monotonic
