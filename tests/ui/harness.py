@@ -63,9 +63,8 @@ def forget_any_earlier_app() -> None:
 
 def stop_every_animation() -> None:
     """Stop what still glides (a scroll bar fading, 0.5 s): a running Animation is held by its
-    class, and holds its widget, and with it the whole app, into the next tests; each later
-    full collection then walks that app again (a worker kept four apps alive, and spent half
-    its time in the garbage collector)."""
+    class and holds its widget, and with it the whole app, until it ends in a later test's
+    frames; the collection as the app closes could not free it."""
     from kivy.animation import Animation
 
     for animation in list(Animation._instances):
