@@ -79,13 +79,13 @@ ALONE = "COMPANION_SOAK_ALONE"
 @pytest.mark.slow
 @pytest.mark.alone
 @pytest.mark.parametrize("game_id", table_games())
-def test_twelve_hundred_taps_of_mixed_play_keep_memory_flat(tmp_path: Path, game_id: str) -> None:
+def test_an_evening_of_mixed_play_keeps_memory_flat(tmp_path: Path, game_id: str) -> None:
     if os.environ.get(ALONE) != game_id:
         # One app in its process, as on the Pi: after another app's soak in the same process
         # the next one's figures moved past their bounds now and then (one game, then another,
         # each alone within them), which says how apps share a process, not how one keeps
         # its memory.
-        test = f"{__file__}::test_twelve_hundred_taps_of_mixed_play_keep_memory_flat[{game_id}]"
+        test = f"{__file__}::{test_an_evening_of_mixed_play_keeps_memory_flat.__name__}[{game_id}]"
         alone = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 test], env={**os.environ, ALONE: game_id}, capture_output=True,
                                text=True, timeout=3600)
