@@ -83,9 +83,20 @@ class KeyPanel(BoxLayout):
             if cls._shared is not None:
                 cls._shared[1].detach()
             panel = cls()
-            app.fbind("on_stop", lambda *_args: panel.detach())
+            app.fbind("on_stop", lambda *_args: cls._forget(panel))
             cls._shared = (app, panel)
         return cls._shared[1]
+
+    @classmethod
+    def _forget(cls, panel: KeyPanel) -> None:
+        """Hide a stopped app's panel and let it go: kept, it would keep that app and all its
+        screens (its target field and its kv bindings hold them). The field typed into lets
+        go of the window's keyboard, which would keep it too."""
+        if panel.target is not None:
+            panel.target.focus = False
+        panel.detach()
+        if cls._shared is not None and cls._shared[1] is panel:
+            cls._shared = None
 
     def on_kv_post(self, *_args: Any) -> None:
         self._char_keys: list[list[KeyButton]] = []
@@ -208,6 +219,10 @@ def capital(character: str) -> str:
     return upper if len(upper) == 1 else character  # ß has no one-letter capital
 
 
+_kivy_adjust_viewport = TextInput._adjust_viewport.__wrapped__
+"""Kivy's viewport adjustment itself, without the trigger it shares among all fields."""
+
+
 class KeyedTextInput(TextInput):
     """A one-line text field that brings the on-screen keys when it is tapped. Every text field
     of the app is one (tests/ui/test_keys_ui.py walks the screens to hold that)."""
@@ -218,7 +233,19 @@ class KeyedTextInput(TextInput):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("multiline", False)
         kwargs.setdefault("write_tab", False)
+        self._viewport_cursor = (0, 0)
+        self._trigger_viewport = Clock.create_trigger(self._adjust_viewport_now, -1)
         super().__init__(**kwargs)
+
+    def _adjust_viewport(self, cc: int, cr: int) -> None:
+        # Kivy's own is one trigger for every TextInput of the process: it keeps the last field
+        # to ask (and through it that field's screen, and once closed, its whole app) for good,
+        # and when two fields ask in one frame only the last one scrolls. Each field its own.
+        self._viewport_cursor = (cc, cr)
+        self._trigger_viewport()
+
+    def _adjust_viewport_now(self, _dt: float) -> None:
+        _kivy_adjust_viewport(self, *self._viewport_cursor)
 
     def on_focus(self, _instance: Any, focused: bool) -> None:
         if focused:

@@ -149,6 +149,10 @@ class Harness:
             self.app.detach()
         self.frames(1)
         stop_every_animation()
+        # What the app froze as it built ahead (building_ahead.freeze_what_lasts) lives as
+        # long as the app: with it closed, it is garbage like the rest. Left frozen, every
+        # later test of the worker would keep it (millions of objects, a gigabyte).
+        gc.unfreeze()
         gc.collect()  # the app's widgets hold each other: only a full collection frees them
         if self.app.service is not None:  # the games file's writer lock goes with the app
             self.app.service.store.close()

@@ -205,3 +205,27 @@ def test_a_real_keyboard_still_types_into_a_field_with_keys(ui: Harness) -> None
         ui.window.dispatch("on_textinput", letter)
         ui.frames(1)
     assert field.text == "Zoë"
+
+
+def test_a_closed_app_keeps_neither_its_keys_nor_its_fields(tmp_path: Path) -> None:
+    """Typed into and closed with the keys still up: the app, the field and the keys are
+    garbage. (The keys are one panel an app, kept between the fields; and Kivy's fields share
+    one scroll trigger, which kept the last field typed into, and with it its whole app.)"""
+    import gc
+    import weakref
+
+    ui = Harness(tmp_path / "games.db")
+    try:
+        to_rules(ui)
+        field = fields_in([ui.screen])[0]
+        ui.tap(field)
+        ui.type_on_keys("Zoë")
+        assert ui.keys().target is field
+        kept = {"app": weakref.ref(ui.app), "field": weakref.ref(field),
+                "keys": weakref.ref(ui.keys())}
+        del field
+    finally:
+        ui.close()
+    del ui
+    gc.collect()
+    assert [name for name, ref in kept.items() if ref() is not None] == []
