@@ -24,7 +24,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
 
-from . import unseen
+from . import layout_order, unseen
 
 LIFT_DELAY_S = 0.2
 """Kivy's ScrollView passes a short touch's lift to what it holds this long after the finger
@@ -50,6 +50,7 @@ def apply() -> None:
     _a_word_is_measured_once_in_each_font()
     _kv_rules_run_without_tracing()
     unseen.apply()
+    layout_order.apply()
     _a_touch_passes_over_what_cannot_take_it()
     _a_popup_opened_again_centres_itself_once()
 
