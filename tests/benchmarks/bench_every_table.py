@@ -34,7 +34,9 @@ Before and after, in one run: the figures above vary by a fifth from one run to 
 shared VM, more than one change takes off. So a change to the drawing of every table is also
 timed in the same app, in alternating blocks (before, after, before, after): each block is a
 round of taps and redraws of the table with nothing changed. Now: widgets at opacity 0 drawn as
-Kivy draws them (before) and left out (after, companion/ui/unseen.py). And, timed apart from
+Kivy draws them (before) and left out (after, companion/ui/unseen.py); each layout laid out on
+a trigger of its own, as Kivy does (before), and all outermost first, once a pass (after,
+companion/ui/layout_order.py), with more blocks for a few Done taps in each. And, timed apart from
 the taps (a Done's share of it does not stand out of their noise), every label of the table
 laid out again, each word measured as Kivy does (before) and once in each font (after,
 companion/ui/kivy_fixes.py).
@@ -47,7 +49,8 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -73,6 +76,9 @@ AB_BLOCKS = 4
 """Alternating blocks of the before-and-after comparison (before, after, before, after)."""
 AB_REDRAWS = 40
 """Redraws with nothing changed in each block."""
+ORDER_BLOCKS = 12
+"""Alternating blocks of the layout order's before and after: more than AB_BLOCKS, for a few
+Done taps in each mode (one a round)."""
 LAYOUT_BLOCKS = 24
 """Alternating blocks of the layout's before and after (each lays out every label once)."""
 GOAL_MEDIAN_MS = 4.0
@@ -156,28 +162,74 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
                 yield tap
 
 
-def time_hidden_before_after(harness: Harness, watch: Stopwatch,
-                             game_id: str) -> dict[str, Any]:
-    """The work before the swap with hidden widgets drawn (before) and not (after), in
-    alternating blocks: per mode, the redraw with nothing changed and every tap together."""
+def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
+                      switch: Callable[[bool], None], blocks: int) -> dict[str, Any]:
+    """The work before the swap with a change switched off (before) and on (after), in
+    alternating blocks of a round of taps and redraws: per mode, the redraw with nothing
+    changed, every tap together, and the Done taps; and how many layouts each Done laid out,
+    from the tap until the table was still (a count, which the machine's noise leaves alone)."""
+    work: dict[str, dict[str, list[float]]] = {
+        mode: {"redraw": [], "taps": [], "done": [], "done_layouts": []}
+        for mode in ("before", "after")}
+    try:
+        with counting_layouts() as laid_out:
+            for block in range(blocks):
+                mode = "before" if block % 2 == 0 else "after"
+                switch(mode == "after")
+                settle(harness)
+                before_tap = laid_out[0]
+                for tap in play_table(harness, watch, game_id, 1):
+                    work[mode]["taps"].append(tap.total_ms - tap.swap_ms)
+                    if tap.kind == "done":
+                        work[mode]["done"].append(tap.total_ms - tap.swap_ms)
+                        work[mode]["done_layouts"].append(laid_out[0] - before_tap)
+                    before_tap = laid_out[0]
+                settle(harness)
+                work[mode]["redraw"] += [tap.total_ms - tap.swap_ms for tap in
+                                         (timed_redraw(harness, watch) for _ in range(AB_REDRAWS))]
+    finally:
+        switch(True)
+    return {mode: {part: spread_of(values) for part, values in parts.items() if values}
+            for mode, parts in work.items()}
+
+
+@contextmanager
+def counting_layouts() -> Iterator[list[int]]:
+    """Every layout laid out, counted in [0] (each Kivy layout class's `do_layout` wrapped)."""
+    from kivy.uix.layout import Layout
+
+    laid_out = [0]
+
+    def counted(original: Callable[..., None]) -> Callable[..., None]:
+        def do_layout(self: Any, *args: Any) -> None:  # (named so: Kivy's Clock looks it up)
+            laid_out[0] += 1
+            original(self, *args)
+        return do_layout
+
+    classes, wrapped = [Layout], {}
+    while classes:
+        cls = classes.pop()
+        classes += cls.__subclasses__()
+        if "do_layout" in vars(cls):
+            wrapped[cls] = vars(cls)["do_layout"]
+            cls.do_layout = counted(wrapped[cls])
+    try:
+        yield laid_out
+    finally:
+        for cls, original in wrapped.items():
+            cls.do_layout = original
+
+
+def hidden_widgets_left_out(harness: Harness) -> Callable[[bool], None]:
     from companion.ui.unseen import draw_hidden_widgets
 
-    work: dict[str, dict[str, list[float]]] = {
-        mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
-    try:
-        for block in range(AB_BLOCKS):
-            mode = "before" if block % 2 == 0 else "after"
-            draw_hidden_widgets(mode == "before", list(harness.window.children))
-            settle(harness)
-            taps = list(play_table(harness, watch, game_id, 1))
-            work[mode]["taps"] += [tap.total_ms - tap.swap_ms for tap in taps]
-            settle(harness)
-            work[mode]["redraw"] += [tap.total_ms - tap.swap_ms for tap in
-                                     (timed_redraw(harness, watch) for _ in range(AB_REDRAWS))]
-    finally:
-        draw_hidden_widgets(False, list(harness.window.children))
-    return {mode: {part: spread_of(values) for part, values in parts.items()}
-            for mode, parts in work.items()}
+    return lambda left_out: draw_hidden_widgets(not left_out, list(harness.window.children))
+
+
+def layouts_outermost_first() -> Callable[[bool], None]:
+    from companion.ui.layout_order import lay_out_outermost_first
+
+    return lay_out_outermost_first
 
 
 def time_layout_before_after(harness: Harness) -> dict[str, Any]:
@@ -230,7 +282,10 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             taps = list(play_table(harness, watch, game_id, rounds))
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
-            hidden = time_hidden_before_after(harness, watch, game_id)
+            hidden = time_before_after(harness, watch, game_id,
+                                       hidden_widgets_left_out(harness), AB_BLOCKS)
+            ordered = time_before_after(harness, watch, game_id, layouts_outermost_first(),
+                                        ORDER_BLOCKS)
             layout = time_layout_before_after(harness)
     kinds = sorted({tap.kind for tap in taps} - {REDRAW},
                    key=lambda k: (k.startswith("done"), k))
@@ -238,6 +293,7 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             "load_average": {"start": load_at_start, "end": load_average()},
             "by_kind": tap_summary(taps, (*kinds, REDRAW)),
             "hidden_widgets_before_after": hidden,
+            "layout_order_before_after": ordered,
             "layout_before_after": layout,
             "first_taps_before_after": {"before": first_unbuilt, "after": first_built},
             "taps": [asdict(tap) for tap in taps]}
@@ -314,15 +370,12 @@ def report(figures: dict[str, Any]) -> None:
             work = kind_figures["work_before_swap"]
             print(f"    {kind:28} {work['median']:6.1f} / {work['p95']:6.1f}   "
                   f"{verdict(kind_figures)}")
-        ab = game["hidden_widgets_before_after"]
-        print(f"  hidden widgets drawn (before) and left out (after), {AB_BLOCKS} alternating "
-              "blocks in this app, work before the swap, median / p95:")
-        for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap")):
-            before, after = ab["before"][part], ab["after"][part]
-            print(f"    {name:28} {before['median']:6.2f} / {before['p95']:6.2f} → "
-                  f"{after['median']:6.2f} / {after['p95']:6.2f}   "
-                  f"({after['median'] - before['median']:+.2f} ms median, "
-                  f"{before['samples']} and {after['samples']} samples)")
+        print_before_after(game["hidden_widgets_before_after"],
+                           f"hidden widgets drawn (before) and left out (after), {AB_BLOCKS}")
+        print_before_after(game["layout_order_before_after"],
+                           "each layout on a trigger of its own, as Kivy lays them out (before), "
+                           "and outermost first, once\n  a pass (after, layout_order.py), "
+                           f"{ORDER_BLOCKS}")
         first = game["first_taps_before_after"]
         if first["after"]:
             print("  the first tap of each kind, work before the swap: in an app that built "
@@ -338,6 +391,20 @@ def report(figures: dict[str, Any]) -> None:
               f"each font (after, kivy_fixes), {LAYOUT_BLOCKS} alternating blocks, median / p95:"
               f"\n    {before['median']:6.2f} / {before['p95']:6.2f} → {after['median']:6.2f} / "
               f"{after['p95']:6.2f}   ({after['median'] - before['median']:+.2f} ms median)")
+
+
+def print_before_after(ab: dict[str, Any], what: str) -> None:
+    print(f"  {what} alternating blocks in this app, work before the swap, median / p95:")
+    for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap"),
+                       ("done", "Done"), ("done_layouts", "layouts laid out for a Done")):
+        if part not in ab["before"] or part not in ab["after"]:
+            continue
+        before, after = ab["before"][part], ab["after"][part]
+        unit = "" if part == "done_layouts" else " ms"
+        print(f"    {name:28} {before['median']:6.2f} / {before['p95']:6.2f} → "
+              f"{after['median']:6.2f} / {after['p95']:6.2f}   "
+              f"({after['median'] - before['median']:+.2f}{unit} median, "
+              f"{before['samples']} and {after['samples']} samples)")
 
 
 if __name__ == "__main__":
