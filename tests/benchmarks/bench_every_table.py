@@ -36,7 +36,8 @@ timed in the same app, in alternating blocks (before, after, before, after): eac
 round of taps and redraws of the table with nothing changed. Now: widgets at opacity 0 drawn as
 Kivy draws them (before) and left out (after, companion/ui/unseen.py); each layout laid out on
 a trigger of its own, as Kivy does (before), and all outermost first, once a pass (after,
-companion/ui/layout_order.py), with more blocks for a few Done taps in each. And, timed apart from
+companion/ui/layout_order.py), timed on Done alone: at each step tapped both ways, undone
+between, so that each pair meets the same step. And, timed apart from
 the taps (a Done's share of it does not stand out of their noise), every label of the table
 laid out again, each word measured as Kivy does (before) and once in each font (after,
 companion/ui/kivy_fixes.py).
@@ -76,9 +77,8 @@ AB_BLOCKS = 4
 """Alternating blocks of the before-and-after comparison (before, after, before, after)."""
 AB_REDRAWS = 40
 """Redraws with nothing changed in each block."""
-ORDER_BLOCKS = 12
-"""Alternating blocks of the layout order's before and after: more than AB_BLOCKS, for a few
-Done taps in each mode (one a round)."""
+ORDER_STEPS = 12
+"""Steps at which Done is tapped with the layouts laid out as Kivy does and outermost first."""
 LAYOUT_BLOCKS = 24
 """Alternating blocks of the layout's before and after (each lays out every label once)."""
 GOAL_MEDIAN_MS = 4.0
@@ -166,30 +166,22 @@ def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
                       switch: Callable[[bool], None], blocks: int) -> dict[str, Any]:
     """The work before the swap with a change switched off (before) and on (after), in
     alternating blocks of a round of taps and redraws: per mode, the redraw with nothing
-    changed, every tap together, and the Done taps; and how many layouts each Done laid out,
-    from the tap until the table was still (a count, which the machine's noise leaves alone)."""
+    changed and every tap together."""
     work: dict[str, dict[str, list[float]]] = {
-        mode: {"redraw": [], "taps": [], "done": [], "done_layouts": []}
-        for mode in ("before", "after")}
+        mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
     try:
-        with counting_layouts() as laid_out:
-            for block in range(blocks):
-                mode = "before" if block % 2 == 0 else "after"
-                switch(mode == "after")
-                settle(harness)
-                before_tap = laid_out[0]
-                for tap in play_table(harness, watch, game_id, 1):
-                    work[mode]["taps"].append(tap.total_ms - tap.swap_ms)
-                    if tap.kind == "done":
-                        work[mode]["done"].append(tap.total_ms - tap.swap_ms)
-                        work[mode]["done_layouts"].append(laid_out[0] - before_tap)
-                    before_tap = laid_out[0]
-                settle(harness)
-                work[mode]["redraw"] += [tap.total_ms - tap.swap_ms for tap in
-                                         (timed_redraw(harness, watch) for _ in range(AB_REDRAWS))]
+        for block in range(blocks):
+            mode = "before" if block % 2 == 0 else "after"
+            switch(mode == "after")
+            settle(harness)
+            taps = list(play_table(harness, watch, game_id, 1))
+            work[mode]["taps"] += [tap.total_ms - tap.swap_ms for tap in taps]
+            settle(harness)
+            work[mode]["redraw"] += [tap.total_ms - tap.swap_ms for tap in
+                                     (timed_redraw(harness, watch) for _ in range(AB_REDRAWS))]
     finally:
         switch(True)
-    return {mode: {part: spread_of(values) for part, values in parts.items() if values}
+    return {mode: {part: spread_of(values) for part, values in parts.items()}
             for mode, parts in work.items()}
 
 
@@ -218,6 +210,59 @@ def counting_layouts() -> Iterator[list[int]]:
     finally:
         for cls, original in wrapped.items():
             cls.do_layout = original
+
+
+def done_both_ways(harness: Harness, watch: Stopwatch, game_id: str,
+                   switch: Callable[[bool], None], steps: int) -> dict[str, Any]:
+    """Done tapped at the same step with a change switched off (before) and on (after), undone
+    between, then the game moved on: `steps` steps, the first of each pair switched each step
+    (the second Done meets the next step's words drawn already). Per mode, the work before the
+    swap and the layouts laid out until the table is still."""
+    from tests.ui.soak import put_popups_away, start_a_game, under_way
+
+    app = harness.app
+    work: dict[str, dict[str, list[float]]] = {
+        mode: {"done": [], "done_layouts": []} for mode in ("before", "after")}
+    try:
+        with counting_layouts() as laid_out:
+            for step in range(steps):
+                if not (under_way(harness, game_id) and app.screens.current == app.table_name()):
+                    put_popups_away(harness)
+                    start_a_game(harness, game_id)
+                    settle(harness)
+                for mode in ("before", "after") if step % 2 == 0 else ("after", "before"):
+                    switch(mode == "after")
+                    settle(harness)
+                    done = dict(table_buttons(harness)).get("done")
+                    if done is None:
+                        break
+                    harness.scroll_into_view(done)
+                    harness.player_pause()
+                    undos = app.game_state.get("undo_count")
+                    before_tap = laid_out[0]
+                    tap = timed_tap(harness, watch, done, "done")
+                    asked = harness.popup() is not None
+                    put_popups_away(harness)
+                    settle(harness)
+                    if not asked:  # (a Done that asks first is not this Done's work)
+                        work[mode]["done"].append(tap.total_ms - tap.swap_ms)
+                        work[mode]["done_layouts"].append(laid_out[0] - before_tap)
+                    if app.game_state.get("undo_count") != undos:
+                        app.send({"cmd": "undo"})
+                        settle(harness)
+                switch(True)
+                done = dict(table_buttons(harness)).get("done")
+                if done is not None:  # on to the next step, untimed
+                    harness.player_pause()
+                    harness.tap(done)
+                    if (question := harness.popup()) is not None and hasattr(question, "confirm"):
+                        question.confirm()
+                    put_popups_away(harness)
+                    settle(harness)
+    finally:
+        switch(True)
+    return {mode: {part: spread_of(values) for part, values in parts.items() if values}
+            for mode, parts in work.items()}
 
 
 def hidden_widgets_left_out(harness: Harness) -> Callable[[bool], None]:
@@ -284,8 +329,8 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
             hidden = time_before_after(harness, watch, game_id,
                                        hidden_widgets_left_out(harness), AB_BLOCKS)
-            ordered = time_before_after(harness, watch, game_id, layouts_outermost_first(),
-                                        ORDER_BLOCKS)
+            ordered = done_both_ways(harness, watch, game_id, layouts_outermost_first(),
+                                     ORDER_STEPS)
             layout = time_layout_before_after(harness)
     kinds = sorted({tap.kind for tap in taps} - {REDRAW},
                    key=lambda k: (k.startswith("done"), k))
@@ -371,11 +416,12 @@ def report(figures: dict[str, Any]) -> None:
             print(f"    {kind:28} {work['median']:6.1f} / {work['p95']:6.1f}   "
                   f"{verdict(kind_figures)}")
         print_before_after(game["hidden_widgets_before_after"],
-                           f"hidden widgets drawn (before) and left out (after), {AB_BLOCKS}")
+                           f"hidden widgets drawn (before) and left out (after), {AB_BLOCKS} "
+                           "alternating blocks in this app,")
         print_before_after(game["layout_order_before_after"],
-                           "each layout on a trigger of its own, as Kivy lays them out (before), "
-                           "and outermost first, once\n  a pass (after, layout_order.py), "
-                           f"{ORDER_BLOCKS}")
+                           "Done at the same step, each layout on a trigger of its own, as Kivy "
+                           "lays them out (before), and\n  outermost first, once a pass (after, "
+                           f"layout_order.py), undone between, {ORDER_STEPS} steps:")
         first = game["first_taps_before_after"]
         if first["after"]:
             print("  the first tap of each kind, work before the swap: in an app that built "
@@ -394,7 +440,7 @@ def report(figures: dict[str, Any]) -> None:
 
 
 def print_before_after(ab: dict[str, Any], what: str) -> None:
-    print(f"  {what} alternating blocks in this app, work before the swap, median / p95:")
+    print(f"  {what} work before the swap, median / p95:")
     for part, name in (("redraw", "redraw, nothing changed"), ("taps", "every tap"),
                        ("done", "Done"), ("done_layouts", "layouts laid out for a Done")):
         if part not in ab["before"] or part not in ab["after"]:
