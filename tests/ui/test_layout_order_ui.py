@@ -33,21 +33,19 @@ BoxLayout:
 """
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+def _counting(monkeypatch: pytest.MonkeyPatch, named: dict[str, Any]) -> Counter[str]:
+    """How many times each of the `named` boxes is laid out from now on."""
     from kivy.uix.boxlayout import BoxLayout
 
     laid_out: Counter[str] = Counter()
     original = BoxLayout.do_layout
 
     def do_layout(self: Any, *args: Any) -> None:
-        laid_out[next((name for name, widget in _ids.items() if widget is self), "other")] += 1
+        laid_out[next((name for name, widget in named.items() if widget is self), "other")] += 1
         original(self, *args)
 
     monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
     return laid_out
-
-
-_ids: dict[str, Any] = {}
 
 
 def _settled(root: Any) -> bool:
@@ -75,9 +73,9 @@ def test_a_box_resized_by_its_parent_in_the_same_pass_is_laid_out_once(
     ui.window.add_widget(outer)
     lay_out_outermost_first(outermost_first)
     try:
-        _ids.update(outer=outer, row=outer.ids.row.__self__, cell=outer.ids.cell.__self__)
         ui.frames(2)
-        laid_out = _counting(monkeypatch)
+        laid_out = _counting(monkeypatch, {"outer": outer, "row": outer.ids.row.__self__,
+                                           "cell": outer.ids.cell.__self__})
         # The innermost box is pulled first (its child grew), then the outer box (its row has a
         # new height). Kivy's own triggers lay the innermost out in its old box first, then
         # again when the row gives it its new height. (A box that sizes its children pulls
@@ -94,7 +92,6 @@ def test_a_box_resized_by_its_parent_in_the_same_pass_is_laid_out_once(
     finally:
         lay_out_outermost_first(True)
         ui.window.remove_widget(outer)
-        _ids.clear()
 
 
 def test_a_trigger_answers_as_kivys_does(ui: Harness) -> None:
@@ -117,8 +114,7 @@ def test_a_trigger_answers_as_kivys_does(ui: Harness) -> None:
         ui.window.remove_widget(outer)
 
 
-def test_two_boxes_that_size_each_other_still_let_a_frame_be_drawn(
-        ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_boxes_that_size_each_other_still_let_a_frame_be_drawn(ui: Harness) -> None:
     """A layout that pulls itself again each time it is laid out must not hold the frame: the
     pass stops after a bound and the Clock goes on, as it does with Kivy's own triggers."""
     from kivy.base import EventLoop
