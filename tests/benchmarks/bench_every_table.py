@@ -271,6 +271,26 @@ def hidden_widgets_left_out(harness: Harness) -> Callable[[bool], None]:
     return lambda left_out: draw_hidden_widgets(not left_out, list(harness.window.children))
 
 
+def label_texts_on_shared_pages(harness: Harness) -> Callable[[bool], None]:
+    """Switch label texts between a texture each, as Kivy makes them (False), and regions of
+    shared pages (True, label_atlas.py): the kept textures let go of and every label of the
+    window rendered again, so that each mode draws only its own kind."""
+    from kivy.uix.label import Label
+
+    from companion.ui.kivy_fixes import label_textures
+    from companion.ui.label_atlas import share_textures
+
+    def switch(shared: bool) -> None:
+        share_textures(shared)
+        label_textures.clear()
+        for root in list(harness.window.children):
+            for widget in root.walk(restrict=True):
+                if isinstance(widget, Label):
+                    widget.texture_update()
+
+    return switch
+
+
 def layouts_outermost_first() -> Callable[[bool], None]:
     from companion.ui.layout_order import lay_out_outermost_first
 
@@ -329,6 +349,8 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
             hidden = time_before_after(harness, watch, game_id,
                                        hidden_widgets_left_out(harness), AB_BLOCKS)
+            shared = time_before_after(harness, watch, game_id,
+                                       label_texts_on_shared_pages(harness), AB_BLOCKS)
             ordered = done_both_ways(harness, watch, game_id, layouts_outermost_first(),
                                      ORDER_STEPS)
             layout = time_layout_before_after(harness)
@@ -339,6 +361,7 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             "by_kind": tap_summary(taps, (*kinds, REDRAW)),
             "hidden_widgets_before_after": hidden,
             "layout_order_before_after": ordered,
+            "label_atlas_before_after": shared,
             "layout_before_after": layout,
             "first_taps_before_after": {"before": first_unbuilt, "after": first_built},
             "taps": [asdict(tap) for tap in taps]}
@@ -418,6 +441,9 @@ def report(figures: dict[str, Any]) -> None:
         print_before_after(game["hidden_widgets_before_after"],
                            f"hidden widgets drawn (before) and left out (after), {AB_BLOCKS} "
                            "alternating blocks in this app,")
+        print_before_after(game["label_atlas_before_after"],
+                           f"label texts in a texture each (before) and on shared pages (after, "
+                           f"label_atlas.py), {AB_BLOCKS} alternating blocks in this app,")
         print_before_after(game["layout_order_before_after"],
                            "Done at the same step, each layout on a trigger of its own, as Kivy "
                            "lays them out (before), and\n  outermost first, once a pass (after, "
