@@ -1,11 +1,12 @@
 """Label texts are drawn from a few shared textures instead of one texture each.
 
-Kivy gives every label's text a GL texture of its own, and Mesa's software renderer (and the
-Pi's V3D driver) pays for each distinct texture a frame draws from. On this VM, Glow's table
-drew its 74 texts from 67 textures, and that cost 0.9 of the 3.4 ms its drawing took with every
-tap: drawn from one texture, the same frame took 2.5 ms. Here a label's text gets a region of a
-1024 × 1024 page instead, packed in shelves, and its space is given back when nothing holds the
-region any more.
+Kivy gives every label's text a GL texture of its own, and Mesa's software renderer pays for
+each distinct texture a frame draws from. Here a label's text gets a region of a 1024 × 1024
+page instead, packed in shelves, and its space is given back when nothing holds the region any
+more. On this VM that takes 0.3–0.4 ms (about 5 %) off every redraw of each game's table
+(`tasks.py bench`). Glow's 74 texts drawn from one single texture object had saved 0.9 of
+3.4 ms; giving each label the page itself with its region's coordinates saves no more than the
+regions do, so the rest of that difference is not in the binding of textures.
 
 A page must not be written to after the frame has drawn from it: the driver would first have
 to finish drawing what it was given, in the middle of the frame (a 64-pixel write made one
@@ -166,9 +167,10 @@ class _Page:
         for key, (region, fill, blank_first) in waiting.items():
             place = _places.get(region)
             core = place.core() if place is not None else None
-            if place is None or core is None or core.texture is not region:
-                continue  # its label moved on to another text before it was drawn
-            if not _on_screen(place.label()):
+            label = place.label() if place is not None else None
+            if place is None or core is None or label is None or core.texture is not region:
+                continue  # its label let go of it, or moved on to another text, undrawn
+            if not _on_screen(label):
                 self.waiting[key] = (region, fill, blank_first)
                 continue
             x, y = place.origin

@@ -175,6 +175,24 @@ def test_a_text_off_the_screen_waits_until_it_is_shown(
     ui.window.remove_widget(alone)
 
 
+def test_a_label_let_go_before_it_was_shown_gives_its_place_back(
+        ui: Harness, sharing: Any) -> None:
+    from kivy.uix.label import Label
+
+    label = Label(**LABELS[0])
+    label.texture_update()
+    place = sharing._places[label.texture]
+    given_back = (place.origin[0] - sharing.GUTTER, place.origin[1] - sharing.GUTTER,
+                  label.texture.width + 2 * sharing.GUTTER)
+    page = place.page
+    del label, place
+    gc.collect()
+    ui.window.canvas.ask_update()
+    ui.frames(1)  # its text, still waiting, is let go of instead of written
+    gc.collect()
+    assert given_back in page.given_back
+
+
 def test_a_text_with_no_room_on_a_page_gets_a_texture_of_its_own(
         ui: Harness, sharing: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sharing, "atlas", sharing.LabelAtlas())
