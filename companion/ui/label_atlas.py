@@ -150,7 +150,8 @@ class _Page:
         x, y = at[0] + GUTTER, at[1] + GUTTER
         region = self.texture.get_region(x, y, width, height)
         _places[region] = _Place(self, (x, y), weakref.ref(core), weakref.ref(label))
-        weakref.finalize(region, self.given_back.append, (*at, width + 2 * GUTTER))
+        giving_back = weakref.finalize(region, self.given_back.append, (*at, width + 2 * GUTTER))
+        giving_back.atexit = False  # (nothing to give back to once the app ends)
         self.wait_for_text(region, core._texture_fill, blank_first=True)
         return region
 

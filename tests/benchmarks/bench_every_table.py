@@ -34,7 +34,8 @@ Before and after, in one run: the figures above vary by a fifth from one run to 
 shared VM, more than one change takes off. So a change to the drawing of every table is also
 timed in the same app, in alternating blocks (before, after, before, after): each block is a
 round of taps and redraws of the table with nothing changed. Now: widgets at opacity 0 drawn as
-Kivy draws them (before) and left out (after, companion/ui/unseen.py); each layout laid out on
+Kivy draws them (before) and left out (after, companion/ui/unseen.py); label texts in a texture
+each (before) and on shared pages (after, companion/ui/label_atlas.py); each layout laid out on
 a trigger of its own, as Kivy does (before), and all outermost first, once a pass (after,
 companion/ui/layout_order.py), timed on Done alone: at each step tapped both ways, undone
 between, so that each pair meets the same step. And, timed apart from
@@ -163,14 +164,14 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
 
 
 def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
-                      switch: Callable[[bool], None], blocks: int) -> dict[str, Any]:
+                      switch: Callable[[bool], None]) -> dict[str, Any]:
     """The work before the swap with a change switched off (before) and on (after), in
     alternating blocks of a round of taps and redraws: per mode, the redraw with nothing
     changed and every tap together."""
     work: dict[str, dict[str, list[float]]] = {
         mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
     try:
-        for block in range(blocks):
+        for block in range(AB_BLOCKS):
             mode = "before" if block % 2 == 0 else "after"
             switch(mode == "after")
             settle(harness)
@@ -348,9 +349,9 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
             hidden = time_before_after(harness, watch, game_id,
-                                       hidden_widgets_left_out(harness), AB_BLOCKS)
+                                       hidden_widgets_left_out(harness))
             shared = time_before_after(harness, watch, game_id,
-                                       label_texts_on_shared_pages(harness), AB_BLOCKS)
+                                       label_texts_on_shared_pages(harness))
             ordered = done_both_ways(harness, watch, game_id, layouts_outermost_first(),
                                      ORDER_STEPS)
             layout = time_layout_before_after(harness)

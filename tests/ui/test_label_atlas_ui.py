@@ -238,3 +238,26 @@ def test_the_packer_fills_shelves_and_takes_back_what_is_given_back(sharing: Any
     packer.release(0, 0, 60)
     packer.release(*tall, 20)
     assert packer.shelves == [] and packer.top == 0  # empty shelves give their height back
+
+
+def test_a_benchmark_can_switch_every_label_between_both_kinds(
+        ui: Harness, sharing: Any, tmp_path: Path) -> None:
+    """bench_every_table times its before and after in one app: the switch renders every
+    label of the window again, as the mode it switches to makes them."""
+    from tests.benchmarks.bench_every_table import label_texts_on_shared_pages
+
+    switch = label_texts_on_shared_pages(ui)
+    labels = labels_on_screen(ui)
+    shared = window_pixels(ui, tmp_path)
+    try:
+        switch(False)
+        ui.frames(3)
+        assert not any(sharing.is_shared(label.texture) for label in labels)
+        assert window_pixels(ui, tmp_path) == shared
+    finally:
+        switch(True)
+    ui.frames(3)
+    assert all(sharing.is_shared(label.texture) for label in labels)
+    assert window_pixels(ui, tmp_path) == shared
+    for label in labels:
+        ui.window.remove_widget(label)
