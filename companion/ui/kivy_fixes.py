@@ -24,7 +24,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
 
-from . import label_atlas, layout_order, unseen
+from . import layout_order, unseen
 
 LIFT_DELAY_S = 0.2
 """Kivy's ScrollView passes a short touch's lift to what it holds this long after the finger
@@ -47,7 +47,6 @@ def apply() -> None:
     _one_bar_colour_binding_per_scroll_view()
     _a_tap_in_a_list_acts_when_the_finger_lifts()
     _labels_show_again_what_they_drew_before()
-    label_atlas.apply()
     _a_word_is_measured_once_in_each_font()
     _kv_rules_run_without_tracing()
     unseen.apply()
@@ -239,7 +238,7 @@ def _labels_show_again_what_they_drew_before() -> None:
         if markup:  # Kivy's Label has filled it already, for the references
             label_textures.keep(key, drawn)
         else:
-            label_atlas.ask_update(texture, partial(_fill_then_keep, core, key, drawn))
+            texture.ask_update(partial(_fill_then_keep, core, key, drawn))
 
     texture_update.shows_again = True  # type: ignore[attr-defined]
     Label.texture_update = texture_update

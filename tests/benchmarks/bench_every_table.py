@@ -34,8 +34,7 @@ Before and after, in one run: the figures above vary by a fifth from one run to 
 shared VM, more than one change takes off. So a change to the drawing of every table is also
 timed in the same app, in alternating blocks (before, after, before, after): each block is a
 round of taps and redraws of the table with nothing changed. Now: widgets at opacity 0 drawn as
-Kivy draws them (before) and left out (after, companion/ui/unseen.py); label texts in a texture
-each (before) and on shared pages (after, companion/ui/label_atlas.py); each layout laid out on
+Kivy draws them (before) and left out (after, companion/ui/unseen.py); each layout laid out on
 a trigger of its own, as Kivy does (before), and all outermost first, once a pass (after,
 companion/ui/layout_order.py), timed on Done alone: at each step tapped both ways, undone
 between, so that each pair meets the same step. And, timed apart from
@@ -164,14 +163,14 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
 
 
 def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
-                      switch: Callable[[bool], None]) -> dict[str, Any]:
+                      switch: Callable[[bool], None], blocks: int) -> dict[str, Any]:
     """The work before the swap with a change switched off (before) and on (after), in
     alternating blocks of a round of taps and redraws: per mode, the redraw with nothing
     changed and every tap together."""
     work: dict[str, dict[str, list[float]]] = {
         mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
     try:
-        for block in range(AB_BLOCKS):
+        for block in range(blocks):
             mode = "before" if block % 2 == 0 else "after"
             switch(mode == "after")
             settle(harness)
@@ -272,26 +271,6 @@ def hidden_widgets_left_out(harness: Harness) -> Callable[[bool], None]:
     return lambda left_out: draw_hidden_widgets(not left_out, list(harness.window.children))
 
 
-def label_texts_on_shared_pages(harness: Harness) -> Callable[[bool], None]:
-    """Switch label texts between a texture each, as Kivy makes them (False), and regions of
-    shared pages (True, label_atlas.py): the kept textures let go of and every label of the
-    window rendered again, so that each mode draws only its own kind."""
-    from kivy.uix.label import Label
-
-    from companion.ui.kivy_fixes import label_textures
-    from companion.ui.label_atlas import share_textures
-
-    def switch(shared: bool) -> None:
-        share_textures(shared)
-        label_textures.clear()
-        for root in list(harness.window.children):
-            for widget in root.walk(restrict=True):
-                if isinstance(widget, Label):
-                    widget.texture_update()
-
-    return switch
-
-
 def layouts_outermost_first() -> Callable[[bool], None]:
     from companion.ui.layout_order import lay_out_outermost_first
 
@@ -349,9 +328,7 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
             hidden = time_before_after(harness, watch, game_id,
-                                       hidden_widgets_left_out(harness))
-            shared = time_before_after(harness, watch, game_id,
-                                       label_texts_on_shared_pages(harness))
+                                       hidden_widgets_left_out(harness), AB_BLOCKS)
             ordered = done_both_ways(harness, watch, game_id, layouts_outermost_first(),
                                      ORDER_STEPS)
             layout = time_layout_before_after(harness)
@@ -362,7 +339,6 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             "by_kind": tap_summary(taps, (*kinds, REDRAW)),
             "hidden_widgets_before_after": hidden,
             "layout_order_before_after": ordered,
-            "label_atlas_before_after": shared,
             "layout_before_after": layout,
             "first_taps_before_after": {"before": first_unbuilt, "after": first_built},
             "taps": [asdict(tap) for tap in taps]}
@@ -442,9 +418,6 @@ def report(figures: dict[str, Any]) -> None:
         print_before_after(game["hidden_widgets_before_after"],
                            f"hidden widgets drawn (before) and left out (after), {AB_BLOCKS} "
                            "alternating blocks in this app,")
-        print_before_after(game["label_atlas_before_after"],
-                           f"label texts in a texture each (before) and on shared pages (after, "
-                           f"label_atlas.py), {AB_BLOCKS} alternating blocks in this app,")
         print_before_after(game["layout_order_before_after"],
                            "Done at the same step, each layout on a trigger of its own, as Kivy "
                            "lays them out (before), and\n  outermost first, once a pass (after, "

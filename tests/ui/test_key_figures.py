@@ -37,10 +37,7 @@ CASES = [(size, "normal", "English") for size in SIZES] + [
 def inked(label: Any) -> tuple[list[int], list[int], int]:
     """The rows and the columns of the label's drawn text that hold ink (any alpha above a
     quarter), and the texture's width."""
-    from companion.ui.label_atlas import atlas
-
     label.texture_update()
-    atlas.fill_shown()  # a text on a shared page is written as the next frame draws: now
     texture = label.texture
     if texture is None:
         return [], [], 0
