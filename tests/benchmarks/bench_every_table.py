@@ -163,14 +163,14 @@ def play_table(harness: Harness, watch: Stopwatch, game_id: str,
 
 
 def time_before_after(harness: Harness, watch: Stopwatch, game_id: str,
-                      switch: Callable[[bool], None], blocks: int) -> dict[str, Any]:
+                      switch: Callable[[bool], None]) -> dict[str, Any]:
     """The work before the swap with a change switched off (before) and on (after), in
     alternating blocks of a round of taps and redraws: per mode, the redraw with nothing
     changed and every tap together."""
     work: dict[str, dict[str, list[float]]] = {
         mode: {"redraw": [], "taps": []} for mode in ("before", "after")}
     try:
-        for block in range(blocks):
+        for block in range(AB_BLOCKS):
             mode = "before" if block % 2 == 0 else "after"
             switch(mode == "after")
             settle(harness)
@@ -328,7 +328,7 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             settle(harness)
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
             hidden = time_before_after(harness, watch, game_id,
-                                       hidden_widgets_left_out(harness), AB_BLOCKS)
+                                       hidden_widgets_left_out(harness))
             ordered = done_both_ways(harness, watch, game_id, layouts_outermost_first(),
                                      ORDER_STEPS)
             layout = time_layout_before_after(harness)
