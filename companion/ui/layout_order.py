@@ -93,6 +93,8 @@ before, tests/benchmarks/bench_every_table.py)."""
 
 
 def lay_out_outermost_first(outermost_first: bool) -> None:
+    """Lay each layout out on a trigger of its own as Kivy does (not `outermost_first`), or
+    outermost first again: a benchmark's before and after in one app."""
     global _outermost_first
     _outermost_first = outermost_first
 

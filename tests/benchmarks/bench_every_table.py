@@ -213,9 +213,9 @@ def counting_layouts() -> Iterator[list[int]]:
 
 
 def done_both_ways(harness: Harness, watch: Stopwatch, game_id: str,
-                   switch: Callable[[bool], None], steps: int) -> dict[str, Any]:
+                   switch: Callable[[bool], None]) -> dict[str, Any]:
     """Done tapped at the same step with a change switched off (before) and on (after), undone
-    between, then the game moved on: `steps` steps, the first of each pair switched each step
+    between, then the game moved on: ORDER_STEPS steps, the first of each pair switched each step
     (the second Done meets the next step's words drawn already). Per mode, the work before the
     swap and the layouts laid out until the table is still."""
     from tests.ui.soak import put_popups_away, start_a_game, under_way
@@ -225,7 +225,7 @@ def done_both_ways(harness: Harness, watch: Stopwatch, game_id: str,
         mode: {"done": [], "done_layouts": []} for mode in ("before", "after")}
     try:
         with counting_layouts() as laid_out:
-            for step in range(steps):
+            for step in range(ORDER_STEPS):
                 if not (under_way(harness, game_id) and app.screens.current == app.table_name()):
                     put_popups_away(harness)
                     start_a_game(harness, game_id)
@@ -271,12 +271,6 @@ def hidden_widgets_left_out(harness: Harness) -> Callable[[bool], None]:
     return lambda left_out: draw_hidden_widgets(not left_out, list(harness.window.children))
 
 
-def layouts_outermost_first() -> Callable[[bool], None]:
-    from companion.ui.layout_order import lay_out_outermost_first
-
-    return lay_out_outermost_first
-
-
 def time_layout_before_after(harness: Harness) -> dict[str, Any]:
     """Every label of the table laid out again (no pixels), each word measured as Kivy measures
     it (before) and remembered in each font (after, kivy_fixes), in alternating blocks. A Done
@@ -305,6 +299,7 @@ def time_layout_before_after(harness: Harness) -> dict[str, Any]:
 
 
 def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str, Any]:
+    from companion.ui.layout_order import lay_out_outermost_first
     from tests.ui.soak import start_a_game
 
     load_at_start = load_average()
@@ -329,8 +324,7 @@ def time_game(game_id: str, rounds: int, warm_up: int, folder: Path) -> dict[str
             taps += [timed_redraw(harness, watch) for _ in range(REDRAWS)]
             hidden = time_before_after(harness, watch, game_id,
                                        hidden_widgets_left_out(harness))
-            ordered = done_both_ways(harness, watch, game_id, layouts_outermost_first(),
-                                     ORDER_STEPS)
+            ordered = done_both_ways(harness, watch, game_id, lay_out_outermost_first)
             layout = time_layout_before_after(harness)
     kinds = sorted({tap.kind for tap in taps} - {REDRAW},
                    key=lambda k: (k.startswith("done"), k))
