@@ -26,6 +26,7 @@ from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
 from .. import i18n
+from .layout_order import after_waiting_layouts
 from .theme_frame import ThemeFrame
 
 NEUTRAL_CARD = "#5A5F66"
@@ -63,6 +64,7 @@ class FitText:
 
     def __init__(self, **kwargs: Any) -> None:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
+        self._fit_waits_for_layouts = False
         self._texture_waits = False
         super().__init__(**kwargs)
         self.bind(size=self._fit_trigger, text=self._fit_trigger,  # type: ignore[attr-defined]
@@ -73,7 +75,7 @@ class FitText:
     def texture_update(self, *args: Any) -> None:
         """Kivy draws a changed text in the same frame as the fit, and first: at the font size
         of the text before, for nothing. Drawn once, after the fit."""
-        if self._fit_trigger.is_triggered:
+        if self._fit_trigger.is_triggered or self._fit_waits_for_layouts:
             self._texture_waits = True
             return
         label: Any = self
@@ -91,6 +93,12 @@ class FitText:
         super().texture_update(*args)  # type: ignore[misc]
 
     def _fit(self, *_: Any) -> None:
+        # A box still to be laid out may give this text another size in this pass: fit it
+        # after (once; a box that is never done laying out does not hold it longer).
+        if not self._fit_waits_for_layouts and after_waiting_layouts(self._fit_trigger):
+            self._fit_waits_for_layouts = True
+            return
+        self._fit_waits_for_layouts = False
         label: Any = self
         width = max(label.width - label.padding[0] - label.padding[2], 1)
         room = label.height - label.padding[1] - label.padding[3]

@@ -138,3 +138,84 @@ def test_two_boxes_that_size_each_other_still_let_a_frame_be_drawn(ui: Harness) 
         ui.window.remove_widget(restless)
         restless._trigger_layout.cancel()
     ui.frames(2)
+
+
+def _measured_widths(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The widths at which texts that shrink to fit are measured from now on."""
+    from companion.ui.widgets import FitText
+
+    widths: list[float] = []
+    original = FitText._measure
+
+    def measure(self: Any, width: float, room: float) -> tuple[float, float, float]:
+        widths.append(width)
+        return original(self, width, room)
+
+    monkeypatch.setattr(FitText, "_measure", measure)
+    return widths
+
+
+def test_a_new_text_is_measured_in_the_box_its_layout_gives_it_not_before(
+        ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A label is born 100 x 100; measured there, a long question shrinks through every size
+    for nothing (7.7 ms of Glow's Done). It is measured once, at the width its row gives."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from companion.ui.widgets import FitLabel
+
+    row = BoxLayout(size_hint=(None, None), size=(600, 80), padding=0)
+    ui.window.add_widget(row)
+    try:
+        ui.frames(2)
+        widths = _measured_widths(monkeypatch)
+        question = FitLabel(text="Has everyone moved their marker and put the dice back? "
+                                 "(a text no other test fits)", padding=(0, 0, 0, 0))
+        row.add_widget(question)
+        ui.frames(1)
+        assert widths == [600], widths
+        assert question.fits() and question.font_size == question.base_font_size
+    finally:
+        ui.window.remove_widget(row)
+
+
+def test_a_box_that_is_never_done_laying_out_does_not_hold_a_text_from_its_fit(
+        ui: Harness) -> None:
+    from kivy.uix.boxlayout import BoxLayout
+
+    from companion.ui.widgets import FitLabel
+
+    class Restless(BoxLayout):
+        def do_layout(self, *args: Any) -> None:
+            super().do_layout(*args)
+            self._trigger_layout()
+
+    restless = Restless(size_hint=(None, None), size=(300, 60))
+    label = FitLabel(text="Fitted all the same (a text of this test's own)")
+    restless.add_widget(label)
+    ui.window.add_widget(restless)
+    try:
+        ui.frames(3)
+        assert label.needed_width > 0 and label.fits()
+        assert label.texture_size[0] > 1  # and drawn
+    finally:
+        ui.window.remove_widget(restless)
+        restless._trigger_layout.cancel()
+    ui.frames(2)
+
+
+def test_a_box_let_go_of_while_it_waits_is_forgotten(ui: Harness) -> None:
+    """Else a text would wait for it (above) at every fit, for as long as the app runs."""
+    import gc
+
+    from kivy.uix.boxlayout import BoxLayout
+
+    from companion.ui import layout_order
+
+    ui.frames(2)
+    box = BoxLayout()
+    box._trigger_layout()
+    assert layout_order._waiting.waits(box)
+    del box
+    gc.collect()
+    ui.frames(1)
+    assert not layout_order._waiting.after(lambda: None)  # nothing waits any more
