@@ -191,6 +191,20 @@ def _drawn_text(label: Any) -> str:
     return f"[color={get_hex_from_color(colour)}]{text}[/color]"
 
 
+def laid_out_size(label: Any) -> tuple[int, int]:
+    """The `texture_size` Kivy's `Label.texture_update` would give `label` now: its text laid
+    out, not drawn, and no texture made or shown (a text fitted to its box tries a few sizes)."""
+    core = label._label
+    if not core.text or ((label.halign == "justify" or label.strip) and not core.text.strip()):
+        return 0, 0
+    core.text = _drawn_text(label)
+    core.resolve_font_name()
+    width, height = core.render()
+    if width <= 1 or height <= 1:  # (Kivy shows its one-pixel texture)
+        return 1, 1
+    return int(width), int(height)
+
+
 def _fill_then_keep(core: Any, key: Hashable, drawn: _Drawn, texture: Any) -> None:
     """Kivy fills a label's texture when it is first drawn; only then is it worth keeping."""
     core._texture_fill(texture)

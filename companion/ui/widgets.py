@@ -26,6 +26,7 @@ from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
 from .. import i18n
+from .kivy_fixes import laid_out_size
 from .layout_order import after_waiting_layouts
 from .theme_frame import ThemeFrame
 
@@ -128,32 +129,34 @@ class FitText:
             label._trigger_texture()
 
     def _measure(self, width: float, room: float) -> tuple[float, float, float]:
-        """Render the text smaller until it fits: (font size, needed height, needed width)."""
+        """Lay the text out smaller until it fits: (font size, needed height, needed width).
+        Only laid out: the label's texture is drawn once, at the size found."""
         label: Any = self
         label.text_size = (width, None)  # measure the wrapped text's natural size
         label.font_size = self.base_font_size
-        label.texture_update()
-        while (label.texture_size[1] > self._room(room) or label.texture_size[0] > width + 1
-               or self._breaks_a_word(width) or self._box_drops_a_line(width, self._room(room))) \
+        size = laid_out_size(label)
+        while (size[1] > self._room(room) or size[0] > width + 1
+               or self._breaks_a_word(width)
+               or self._box_drops_a_line(width, self._room(room), size[1])) \
                 and label.font_size > self.min_font_size:
             label.font_size = max(self.min_font_size, label.font_size * 0.9)
-            label.texture_update()
-        return (label.font_size, label.texture_size[1] - (self._room(room) - room)
+            size = laid_out_size(label)
+        return (label.font_size, size[1] - (self._room(room) - room)
                 + label.padding[1] + label.padding[3],
-                label.texture_size[0] + label.padding[0] + label.padding[2])
+                size[0] + label.padding[0] + label.padding[2])
 
     def _room(self, room: float) -> float:
         """The box's height for the text's lines, with what may stand out at the font size."""
         label: Any = self
         return float(room + 2 * self.overhang * label.font_size)
 
-    def _box_drops_a_line(self, width: float, room: float) -> bool:
+    def _box_drops_a_line(self, width: float, room: float, height: float) -> bool:
         """Text measured as fitting, to within a line, loses its last line when drawn in the box:
         Kivy leaves out a wrapped line that the measure without a height kept ("Area 1: recruit
-        / dice not entered · 0 trails" showed two of its three lines in a 74 px button). Draw it
-        in the box and count what it shows."""
+        / dice not entered · 0 trails" showed two of its three lines in a 74 px button). Lay it
+        out in the box and count what it shows. (`height`: the text's, laid out unbounded.)"""
         label: Any = self
-        if label.markup or label.texture_size[1] <= room - label.font_size * 1.5:
+        if label.markup or height <= room - label.font_size * 1.5:
             return False  # (markup's tags are not drawn; clearly short text keeps its lines)
         # Laid out, not rendered: no texture, and none shown again from the kept ones (whose
         # lines would be another text's)

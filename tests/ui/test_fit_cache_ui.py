@@ -35,20 +35,32 @@ def counting_renders(label: Any) -> list[int]:
     return renders
 
 
+def counting_measures(label: Any) -> list[int]:
+    measures: list[int] = []
+    original = label._measure
+
+    def counted(*args: Any) -> Any:
+        measures.append(1)
+        return original(*args)
+
+    label._measure = counted
+    return measures
+
+
 def test_a_text_fitted_once_in_a_box_is_not_measured_again(ui: Harness) -> None:
     first = a_label(ui, text=PROMPT, size=(220, 60), base_font_size=24, min_font_size=8)
     assert first.font_size < 24  # it had to shrink: several sizes were rendered
     second = a_label(ui, size=(220, 60), base_font_size=24, min_font_size=8)
-    renders = counting_renders(second)
+    measures = counting_measures(second)
     second.text = PROMPT
     second._fit()
-    assert renders == []
+    assert measures == []
     assert (second.font_size, second.needed_height, second.needed_width) == (
         first.font_size, first.needed_height, first.needed_width)
     # Another box is another fit: measured, and as large as that box allows.
     second.size = (440, 60)
     second._fit()
-    assert renders and second.font_size > first.font_size and second.fits()
+    assert measures and second.font_size > first.font_size and second.fits()
 
 
 def test_the_fits_remembered_are_bounded(ui: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,3 +146,27 @@ def test_a_text_folded_to_no_width_is_not_measured_until_it_opens(ui: Harness) -
     label.width = 440  # opened again: fitted and drawn as any other
     ui.frames(2)
     assert len(renders) > 1 and label.fits() and label.texture_size[0] > 1
+
+
+def test_the_sizes_a_fit_tries_are_laid_out_and_no_texture_is_made_for_them(
+        ui: Harness) -> None:
+    """A texture made (and given to the label, its canvas updated) for each size tried was a
+    third of a fit's time: the sizes are only laid out, and the label gets one texture, of the
+    size found, the one Kivy makes for that text at that size."""
+    from kivy.uix.label import Label
+
+    label = a_label(ui, size=(220, 60), base_font_size=24, min_font_size=8)
+    ui.window.add_widget(label)
+    shown: list[Any] = []
+    label.bind(texture=lambda _label, texture: shown.append(texture))
+    try:
+        label.text = PROMPT + " (laid out, not drawn)"
+        ui.frames(2)
+    finally:
+        ui.window.remove_widget(label)
+    assert label.font_size < 24 and label.fits()  # several sizes were tried
+    assert len(shown) == 1, shown
+    kivys = Label(text=label.text, font_size=label.font_size, text_size=label.text_size,
+                  padding=label.padding, font_name=label.font_name, bold=label.bold)
+    kivys.texture_update()
+    assert label.texture_size == kivys.texture_size
