@@ -31,10 +31,12 @@ LIFT_DELAY_S = 0.2
 left (scrollview.py, on_scroll_stop)."""
 
 
-LABEL_TEXTURES_BUDGET_BYTES = 3 * 1024 * 1024
+LABEL_TEXTURES_BUDGET_BYTES = 8 * 1024 * 1024
 """Room for the textures of label texts drawn before (each takes width × height × 4 bytes, and
 the GL driver about as much again): a table's buttons, titles and figures in every step of a
-round."""
+round. At 3 MB a Leviathan Wilds round or a Glow day no longer fitted, and a third of Done's
+texts were drawn again each round (in 8 rounds, Leviathan's Done drew 36 texts at 3 MB and 23
+at 8 or 12 MB; Glow's 62 and 44); 14 rounds of any game, each text kept, came to 8-12 MB."""
 LABEL_TEXTURE_LARGEST_BYTES = 128 * 1024
 """A texture larger than this (a long prompt, a rules entry) is not kept: such texts seldom
 come back soon, and a few would fill the room."""
