@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion.reader import check
+from companion.reader import check, range_test
 from companion.reader.emulator_pty import ReaderEmulator
 
 from .harness import Harness
@@ -134,14 +134,20 @@ def test_the_range_test_leads_through_lay_and_lift_and_judges_the_rhythm(
     assert "Lay the card flat" in screen.range_text
     assert screen.ids.range_test.text == "Stop the test"
 
-    # Lifted slowly from a weak reader: the reads come and go over a long stretch.
+    # Lifted slowly from a weak reader: the reads come and go over a long stretch. Each
+    # silence lasts twice what the test counts as a gap, from the rhythm it measured while the
+    # card lay still (0.1 s a read here, slower on a loaded machine: 0.3 s against a bound of
+    # 0.25 s was once judged no gap), and the card is read again before the next one.
     device.lay(JUNGLE)
     wait_until(ui, lambda: "lift it slowly" in screen.range_text)
+    measuring = screen._range
+    gap = range_test.GAP_FACTOR * measuring._interval
     for _ in range(5):
         device.lift()
-        pause(ui, 0.3)
+        pause(ui, 2 * gap)
+        reads = len(measuring._frames)
         device.lay(JUNGLE)
-        pause(ui, 0.12)
+        wait_until(ui, lambda reads=reads: len(measuring._frames) >= reads + 2)
     device.lift()
     wait_until(ui, lambda: screen.range_band)
     assert screen.range_band == "weak", screen.range_text
