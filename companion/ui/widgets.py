@@ -12,6 +12,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, InstructionGroup, Mesh
 from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
@@ -28,6 +29,7 @@ from kivy.uix.popup import Popup
 from .. import i18n
 from .kivy_fixes import laid_out_size
 from .layout_order import after_waiting_layouts
+from .outlines import frame_strip
 from .theme_frame import ThemeFrame
 
 NEUTRAL_CARD = "#5A5F66"
@@ -426,15 +428,50 @@ class ConfirmPopup(InstantPopup):
 
 class MarkFrame:
     """Mixed into a tile or a button: a frame round it while `framed` (the threat that acts
-    now, the chosen guardian, the likeliest choice in a picker). Drawn over the tile's
-    children, by layouts/style.kv."""
+    now, the chosen guardian, the likeliest choice in a picker), drawn over the tile's
+    children. An unframed tile draws nothing: as a see-through Line, each cost every frame."""
 
     framed = BooleanProperty(False)
     """The frame is shown."""
     frame_colour = ListProperty([1, 1, 1, 1])
     """Its colour while shown."""
     frame_width = NumericProperty(dp(3))
-    """Its width while shown, in px; the line runs this far inside the edge, halved."""
+    """Its width while shown, in px, inside the tile's edge."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._mark_colour = Color(1, 1, 1, 1)
+        self._mark_shape = Mesh(mode="triangle_strip")
+        self._mark = InstructionGroup()
+        self._mark.add(self._mark_colour)
+        self._mark.add(self._mark_shape)
+        self._mark_drawn = False
+        super().__init__(**kwargs)
+        widget: Any = self
+        widget.fbind("framed", self._show_mark)
+        widget.fbind("frame_colour", self._show_mark)
+        self._show_mark()  # the kv rule may have framed it before the bindings
+
+    def _show_mark(self, *_args: Any) -> None:
+        widget: Any = self
+        self._mark_colour.rgba = self.frame_colour
+        if bool(self.framed) == self._mark_drawn:
+            return
+        self._mark_drawn = bool(self.framed)
+        bindings = ("pos", "size", "frame_width")
+        if self._mark_drawn:
+            widget.canvas.after.add(self._mark)
+            for name in bindings:
+                widget.fbind(name, self._place_mark)
+            self._place_mark()
+        else:
+            widget.canvas.after.remove(self._mark)
+            for name in bindings:
+                widget.funbind(name, self._place_mark)
+
+    def _place_mark(self, *_args: Any) -> None:
+        widget: Any = self
+        self._mark_shape.vertices, self._mark_shape.indices = frame_strip(
+            widget.x, widget.y, widget.width, widget.height, dp(6), self.frame_width)
 
 
 def reuse_rows(box: Any, pool: list[Any], count: int, make: Callable[[int], Any]) -> list[Any]:

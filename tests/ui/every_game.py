@@ -17,6 +17,7 @@ its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from companion.games import registry
 from companion.ui.table_kit import KitTable, step_key
 from tests.fourth_game.definition import TALLY
 
-from .any_game import start_from_home
+from .any_game import STEP_BUTTON, start_from_home
 from .harness import Harness
 
 TALLY_ID = TALLY.id
@@ -87,3 +88,52 @@ def where(state: dict[str, Any]) -> tuple[Any, ...]:
 def banner_lines(ui: Harness) -> list[str]:
     """The lines on the open table's banner, top first, as drawn."""
     return [line.text for line in reversed(ui.screen.ids.banner_rows.children)]
+
+
+def answer(ui: Harness) -> None:
+    """Answer the popup a step opened: a picker's last choice, a question's yes."""
+    popup = ui.popup()
+    if hasattr(popup, "shown"):
+        ui.pick(ui.choices()[-1])
+    elif hasattr(popup, "confirm"):
+        popup.confirm()
+    else:
+        popup.dismiss()
+    ui.frames(2)
+
+
+def panels_of(table: Any) -> list[Any]:
+    """What opens a panel on the table: its tappable tiles (not its buttons)."""
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+
+    return [widget for widget in table.walk(restrict=True)
+            if isinstance(widget, ButtonBehavior) and not isinstance(widget, Label)
+            and widget.opacity > 0 and not widget.disabled and widget.width > 0]
+
+
+def walk_the_table(ui: Harness, game_id: str, look: Callable[[str], None],
+                   steps: int = 4) -> None:
+    """Start `game_id` and show `look` each sight of its table, named: the first step, then
+    `steps` taps of the step button (the popups they open, answered), every panel its tiles
+    open, and the game's menu."""
+    table = start_on_table(ui, game_id)
+    look(f"{game_id} table")
+    for step in range(steps):
+        if ui.popup() is not None:  # a step that asks which card, or asks to be sure
+            look(f"{game_id} popup {step}")
+            answer(ui)
+        ui.tap(table.ids[STEP_BUTTON])
+        look(f"{game_id} step {step + 1}")
+    if ui.popup() is not None:
+        ui.popup().dismiss()
+        ui.frames(2)
+    for number, tile in enumerate(panels_of(table)):
+        ui.tap(tile)
+        if ui.popup() is not None:
+            look(f"{game_id} panel {number}")
+            ui.popup().dismiss()
+            ui.frames(2)
+    table.open_menu()
+    ui.frames(2)
+    look(f"{game_id} menu")

@@ -14,15 +14,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from companion.ui.theme import THEMES, contrast_ratio, rgba
 
 from . import tour as tour_module
-from .any_game import STEP_BUTTON
-from .every_game import start_on_table
+from .every_game import walk_the_table
 from .harness import Harness
 from .text_contrast import AA_TEXT, Reading, readings
 
@@ -70,50 +68,9 @@ class Inspection:
             "readings):\n" + "\n".join(map(str, reversed(first_seen.values()))))
 
 
-def answer(ui: Harness) -> None:
-    """Answer the popup a step opened: a picker's last choice, a question's yes."""
-    popup = ui.popup()
-    if hasattr(popup, "shown"):
-        ui.pick(ui.choices()[-1])
-    elif hasattr(popup, "confirm"):
-        popup.confirm()
-    else:
-        popup.dismiss()
-    ui.frames(2)
-
-
-def panels_of(table: Any) -> list[Any]:
-    """What opens a panel on the table: its tappable tiles (not its buttons)."""
-    from kivy.uix.behaviors import ButtonBehavior
-    from kivy.uix.label import Label
-
-    return [widget for widget in table.walk(restrict=True)
-            if isinstance(widget, ButtonBehavior) and not isinstance(widget, Label)
-            and widget.opacity > 0 and not widget.disabled and widget.width > 0]
-
-
 def test_every_text_on_every_table_reads_in_every_theme(game_id: str, ui: Harness) -> None:
-    table = start_on_table(ui, game_id)
     seen = Inspection(ui)
-    seen.look(f"{game_id} table")
-    for step in range(STEPS):
-        if ui.popup() is not None:  # a step that asks which card, or asks to be sure
-            seen.look(f"{game_id} popup {step}")
-            answer(ui)
-        ui.tap(table.ids[STEP_BUTTON])
-        seen.look(f"{game_id} step {step + 1}")
-    if ui.popup() is not None:
-        ui.popup().dismiss()
-        ui.frames(2)
-    for number, tile in enumerate(panels_of(table)):
-        ui.tap(tile)
-        if ui.popup() is not None:
-            seen.look(f"{game_id} panel {number}")
-            ui.popup().dismiss()
-            ui.frames(2)
-    table.open_menu()
-    ui.frames(2)
-    seen.look(f"{game_id} menu")
+    walk_the_table(ui, game_id, seen.look, STEPS)
     seen.assert_readable()
 
 

@@ -305,7 +305,7 @@ def test_home_s_resume_button_follows_the_game_without_being_redrawn_behind_the_
 
 def test_the_fear_track_draws_the_pool_filled_and_the_rest_hollow_redrawing_only_changes(
         ui: Harness) -> None:
-    from kivy.graphics import Color, Ellipse, Line
+    from kivy.graphics import Color, Ellipse, Mesh
 
     from companion.games.spirit_island.ui.widgets import FearTrack
 
@@ -315,7 +315,7 @@ def test_the_fear_track_draws_the_pool_filled_and_the_rest_hollow_redrawing_only
 
     def shapes() -> list[Any]:
         return [instruction for group in track.canvas.children
-                for instruction in group.children if isinstance(instruction, Ellipse | Line)]
+                for instruction in group.children if isinstance(instruction, Ellipse | Mesh)]
 
     def colours() -> list[list[float]]:
         return [list(instruction.rgba) for group in track.canvas.children
@@ -326,7 +326,7 @@ def test_the_fear_track_draws_the_pool_filled_and_the_rest_hollow_redrawing_only
     track.pool = 5  # three fear generated
     ui.frames(2)
     after = shapes()
-    assert [type(shape) for shape in after] == [Ellipse] * 5 + [Line] * 3
+    assert [type(shape) for shape in after] == [Ellipse] * 5 + [Mesh] * 3
     assert after[:5] == before[:5]  # the markers still in the pool were not drawn again
     assert colours() == [[1, 1, 1, 1]] * 5 + [[0.5, 0.5, 0.5, 1]] * 3
     track.spent_colour = [1, 0, 0, 1]  # another theme
@@ -334,10 +334,13 @@ def test_the_fear_track_draws_the_pool_filled_and_the_rest_hollow_redrawing_only
     assert colours() == [[1, 1, 1, 1]] * 5 + [[1, 0, 0, 1]] * 3
     track.size = (90, 90)  # a portrait screen: placed anew, inside the track
     ui.frames(2)
-    assert [type(shape) for shape in shapes()] == [Ellipse] * 5 + [Line] * 3
+    assert [type(shape) for shape in shapes()] == [Ellipse] * 5 + [Mesh] * 3
     for shape in shapes()[:5]:
         corners = [*shape.pos, *(a + b for a, b in zip(shape.pos, shape.size, strict=True))]
         assert all(0 <= value <= 90 for value in corners), corners
+    for ring in shapes()[5:]:  # a hollow marker: a ring inside its square
+        points = [ring.vertices[index:index + 2] for index in range(0, len(ring.vertices), 4)]
+        assert all(0 <= value <= 90 for point in points for value in point), points
     track.total, track.pool = 12, 12  # the pool grows
     ui.frames(2)
     assert [type(shape) for shape in shapes()] == [Ellipse] * 12

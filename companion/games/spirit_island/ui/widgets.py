@@ -13,7 +13,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
+from kivy.graphics import Color, Ellipse, InstructionGroup, RoundedRectangle
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -26,6 +26,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui.marks import ColourCue
+from companion.ui.outlines import circle_segments, corner_segments, ring, rounded_frame
 from companion.ui.pickers import folded
 from companion.ui.theme import rgba, text_colour_on
 from companion.ui.widgets import (
@@ -168,8 +169,8 @@ class _FearMarker:
         x, y, size = self.x, self.y, self.size
         self.group.clear()
         self.group.add(Color(*colour))
-        self.group.add(Ellipse(pos=(x, y), size=(size, size)) if in_pool
-                       else Line(ellipse=(x, y, size, size), width=max(1.0, size / 12)))
+        self.group.add(Ellipse(pos=(x, y), size=(size, size), segments=circle_segments(size))
+                       if in_pool else ring(x, y, size, max(1.0, size / 12)))
 
 
 class FearTrack(Widget):
@@ -196,8 +197,7 @@ class FearTrack(Widget):
 
     def _draw(self, *_: Any) -> None:
         """Markers are placed when the track's size or the pool's size changes; a fear
-        generated or taken back redraws only the markers that changed (a hollow one is a
-        line, which Kivy computes point by point)."""
+        generated or taken back redraws only the markers that changed."""
         total = int(self.total)
         laid_out = (tuple(self.pos), tuple(self.size), total)
         if laid_out != self._laid_out:
@@ -254,9 +254,10 @@ class CardShapes(Widget):
             for index in range(count):
                 x = self.x + index * step
                 Color(*self.colour)
-                RoundedRectangle(pos=(x, y), size=(width, height), radius=[radius])
+                RoundedRectangle(pos=(x, y), size=(width, height), radius=[radius],
+                                 segments=corner_segments(radius))
                 Color(*self.edge)
-                Line(rounded_rectangle=(x, y, width, height, radius), width=1.2)
+                rounded_frame(x, y, width, height, radius, 1.2)
 
 
 class PipRow(Widget):
@@ -291,7 +292,8 @@ class PipRow(Widget):
             for index in range(count):
                 row, column = divmod(index, columns)
                 RoundedRectangle(pos=(self.x + column * cell, top - (row + 1) * cell / 0.7),
-                                 size=(width, height), radius=[max(1.0, width / 6)])
+                                 size=(width, height), radius=[max(1.0, width / 6)],
+                                 segments=corner_segments(max(1.0, width / 6)))
 
 
 class StageRunRow(BoxLayout):
