@@ -15,6 +15,7 @@ drawn twice, so a see-through colour blends evenly.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from kivy.graphics import Mesh
 
@@ -42,8 +43,11 @@ def ring(x: float, y: float, size: float, width: float) -> Mesh:
     return mesh
 
 
-def ring_strip(x: float, y: float, size: float, width: float) -> tuple[list[float], list[int]]:
-    """A ring's vertices (x, y, u, v each) and indices, for a Mesh in `triangle_strip` mode."""
+@lru_cache(maxsize=256)
+def ring_strip(x: float, y: float, size: float, width: float) -> tuple[tuple[float, ...],
+                                                                      tuple[int, ...]]:
+    """A ring's vertices (x, y, u, v each) and indices, for a Mesh in `triangle_strip` mode
+    (kept: a fear marker taken back and generated again is the same ring)."""
     outer = size / 2
     inner = max(outer - width, 0.0)
     centre_x, centre_y = x + outer, y + outer
@@ -54,7 +58,7 @@ def ring_strip(x: float, y: float, size: float, width: float) -> tuple[list[floa
         cos, sin = math.cos(angle), math.sin(angle)
         vertices += [centre_x + outer * cos, centre_y + outer * sin, 0.0, 0.0,
                      centre_x + inner * cos, centre_y + inner * sin, 0.0, 0.0]
-    return vertices, list(range(len(vertices) // 4))
+    return tuple(vertices), tuple(range(len(vertices) // 4))
 
 
 def rounded_frame(x: float, y: float, box_width: float, box_height: float, radius: float,
@@ -66,11 +70,12 @@ def rounded_frame(x: float, y: float, box_width: float, box_height: float, radiu
     return mesh
 
 
+@lru_cache(maxsize=256)
 def frame_strip(x: float, y: float, box_width: float, box_height: float, radius: float,
-                width: float) -> tuple[list[float], list[int]]:
+                width: float) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """A frame's vertices (x, y, u, v each) and indices, for a Mesh in `triangle_strip` mode:
     the outer and inner edge in step, corner by corner, counter-clockwise from the bottom
-    right."""
+    right (kept: a frame moving between tiles comes back to the same places)."""
     radius = max(0.0, min(radius, box_width / 2, box_height / 2))
     width = max(0.0, min(width, box_width / 2, box_height / 2))
     inner_radius = max(radius - width, 0.0)
@@ -90,4 +95,4 @@ def frame_strip(x: float, y: float, box_width: float, box_height: float, radius:
                          edge_x + sign_x * inner_inset + inner_radius * cos,
                          edge_y + sign_y * inner_inset + inner_radius * sin, 0.0, 0.0]
     vertices += vertices[:8]  # back to the first pair: the strip closes
-    return vertices, list(range(len(vertices) // 4))
+    return tuple(vertices), tuple(range(len(vertices) // 4))

@@ -36,7 +36,7 @@ def points(vertices: list[float]) -> list[tuple[float, float]]:
 def test_a_ring_runs_between_its_two_circles_and_closes() -> None:
     vertices, indices = ring_strip(10, 20, 30, 3)
     corners = points(vertices)
-    assert indices == list(range(len(corners)))
+    assert list(indices) == list(range(len(corners)))
     outer, inner = corners[0::2], corners[1::2]
     assert len(outer) == circle_segments(30) + 1
     for (x, y), radius in [*((point, 15) for point in outer), *((point, 12) for point in inner)]:
@@ -48,7 +48,7 @@ def test_a_frame_lies_inside_its_box_touches_every_edge_and_keeps_its_width() ->
     x, y, width, height, radius, line = 5.0, 7.0, 120.0, 80.0, 6.0, 3.0
     vertices, indices = frame_strip(x, y, width, height, radius, line)
     corners = points(vertices)
-    assert indices == list(range(len(corners)))
+    assert list(indices) == list(range(len(corners)))
     assert vertices[:8] == pytest.approx(vertices[-8:])  # closed
     outer, inner = corners[0::2], corners[1::2]
     for px, py in corners:
