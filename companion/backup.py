@@ -249,7 +249,7 @@ def restore_backup(file: Path, db_path: Path, settings_path: Path | None = None,
         store = _open_as_writer(db_path)
     try:
         if store.read_only is not None:
-            log.error("the games %s cannot be written: %s", db_path, store.read_only)
+            log.error("the games %s cannot be written: %s", db_path, store.read_only.render())
             raise refused(GAMES_READ_ONLY, "read-only")
         aside = _keep_aside(store, db_path.parent, now) if had_games else None
         if settings_path is not None and contents.settings is not None:

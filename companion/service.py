@@ -243,7 +243,7 @@ class GameService:
                               "built without its handler")
             return self._play(command, commit_later=commit_later)
         except StoreError as error:
-            raise Refused(str(error)) from None
+            raise Refused(error.phrase) from None
 
     def settle(self) -> Refused | None:
         """Wait for the commit the last command left under way. None when every command
@@ -263,7 +263,7 @@ class GameService:
             self.session.rollback(checkpoint)
             self.session = before
             self.log_length -= 1
-            self._lost = Refused(str(error))
+            self._lost = Refused(error.phrase)
 
     # --- seats: players acting from their own phones ----------------------------------------
 
@@ -313,7 +313,7 @@ class GameService:
         try:
             reply = self._play(command, by=seat.label)
         except StoreError as error:
-            raise Refused(str(error)) from None
+            raise Refused(error.phrase) from None
         acted = rules.acted(seat, view, request)
         return seat, Reply([acted, *reply.events], {"seat": seat.label})
 
@@ -347,9 +347,9 @@ class GameService:
             self.session.rollback(checkpoint)
             self.session = before
             log.exception("saving %r failed", logged)
-            raise Refused(f"could not save this action to {self.store.location} "
-                          f"({type(error).__name__}: {_short(error)}). Nothing was "
-                          "changed") from None
+            raise Refused(Phrase(N_("could not save this action to {location} ({why}). Nothing "
+                                    "was changed"), location=self.store.location,
+                                 why=f"{type(error).__name__}: {_short(error)}")) from None
         if commit_later and not isinstance(logged, self.game.new_game):
             self._unsaved = (checkpoint, before)
         return Reply(events)

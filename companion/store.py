@@ -21,7 +21,9 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from .store_commit import CommitBehind, save_failure
+from .core.phrases import Phrase
+from .i18n import N_
+from .store_commit import CommitBehind, read_only_failure, save_failure
 from .store_errors import GamesInUse, StoreError
 from .store_health import (
     connect_read_only,
@@ -73,7 +75,7 @@ class GameStore(TagRegistry):
         """The file (or ":memory:") this store writes, for messages."""
         self.set_aside: Path | None = None
         """Where an unusable database found on opening was moved (the players are told)."""
-        self.read_only: str | None = None
+        self.read_only: Phrase | None = None
         """Why the file could only be opened for reading (every change is then refused)."""
         self.read_only_because: str | None = None
         """Why, for the app to tell the players: "unwritable" (permissions, a full disk), "in
@@ -140,7 +142,8 @@ class GameStore(TagRegistry):
                            "fresh database was started.")
         newer = newer_version(path) if aside is None and path.exists() else None
         if newer:
-            store = cls._open_read_only(path, f"it was made by {newer}", clock)
+            made_by = Phrase(N_("it was made by {version}"), version=newer)
+            store = cls._open_read_only(path, made_by, clock)
             store.read_only_because = "newer"
             notices.append(f"The database {path} was made by {newer}: its games can be looked "
                            "at, but nothing will be saved until the companion is updated.")
@@ -157,8 +160,8 @@ class GameStore(TagRegistry):
             if why is None or not path.exists() or not path.stat().st_size:
                 raise StoreError(f"cannot open the database {path}: {error}") from None
             store = cls._open_read_only(path, why, clock)
-            notices.append(f"The database {path} cannot be written ({why}); its games can be "
-                           "looked at and resumed, but nothing will be saved.")
+            notices.append(f"The database {path} cannot be written ({why.render()}); its games "
+                           "can be looked at and resumed, but nothing will be saved.")
         except sqlite3.Error as error:
             if aside is not None or not is_damaged(error):
                 raise StoreError(f"cannot open the database {path}: {error}") from None
@@ -177,7 +180,7 @@ class GameStore(TagRegistry):
         if not path.is_file() or not path.stat().st_size:
             raise StoreError(f"{busy}, which has not written them yet; close it or try again")
         try:
-            store = cls._open_read_only(path, str(busy), clock)
+            store = cls._open_read_only(path, busy.phrase, clock)
         except StoreError as error:
             raise StoreError(f"{busy}, and {error}") from None
         store.read_only_because = "in use"
@@ -191,10 +194,10 @@ class GameStore(TagRegistry):
         path = path.expanduser()
         if not path.is_file():
             raise StoreError(f"there is no games database at {path}")
-        return cls._open_read_only(path, "it was opened only to read it", clock)
+        return cls._open_read_only(path, Phrase(N_("it was opened only to read it")), clock)
 
     @classmethod
-    def _open_read_only(cls, path: Path, why: str,
+    def _open_read_only(cls, path: Path, why: Phrase,
                         clock: Callable[[], datetime]) -> GameStore:
         """Open a file that cannot be written: mode=ro when SQLite can still share its WAL
         index, else immutable (nothing else may be writing it then: we could not either)."""
@@ -285,14 +288,13 @@ class GameStore(TagRegistry):
         return self.location != ":memory:" and is_database_file(self.location, path)
 
     @contextmanager
-    def _writing(self, what: str, commit_later: bool = False) -> Iterator[None]:
+    def _writing(self, what: Phrase, commit_later: bool = False) -> Iterator[None]:
         """One transaction; a failed write becomes a StoreError a player can understand.
 
         `commit_later` (a file's store): the commit is started on the commit thread, and the
         next use of the database waits for it; `settle` says whether it failed."""
         if self.read_only is not None:
-            raise StoreError(f"the games file is read-only: {self.read_only}, so {what} could "
-                             f"not be saved to {self.location}. Nothing was changed")
+            raise read_only_failure(self.read_only, what, self.location)
         commits = self._commits if commit_later else None
         try:
             if commits is None:
@@ -316,7 +318,7 @@ class GameStore(TagRegistry):
     def create_game(self, new_game: dict[str, Any], summary: dict[str, Any]) -> int:
         """Start a game's log with its new_game command; returns the game's id."""
         at = self._clock().isoformat()
-        with self._writing("the new game"):
+        with self._writing(Phrase(N_("the new game"))):
             game_id = self.db.table("games").insert({
                 "uid": secrets.token_hex(8), "status": "active", "started_at": at,
                 "updated_at": at, "log_length": 1,
@@ -334,7 +336,7 @@ class GameStore(TagRegistry):
                         [CURRENT_GAME, str(game_id or "")])
 
     def set_current(self, game_id: int | None) -> None:
-        with self._writing("which game is being played"):
+        with self._writing(Phrase(N_("which game is being played"))):
             self._remember(game_id)
 
     def current_game(self) -> int | None:
@@ -356,14 +358,14 @@ class GameStore(TagRegistry):
         `commit_later`: return once the commit has started; `settle` waits for it.
         """
         now = self._clock()
-        with self._writing("this action", commit_later):
+        with self._writing(Phrase(N_("this action")), commit_later):
             row = self._game_row(game_id)
             if after is not None and row["log_length"] != after:
-                raise StoreError(
-                    f"game {game_id} in {self.location} was changed elsewhere since it was "
-                    f"loaded (its log holds {row['log_length']} commands where this companion "
-                    f"knows {after}), so this action was refused and not saved; resume the "
-                    "game to see it as it is saved")
+                raise StoreError(Phrase(N_(
+                    "the game in {location} was changed elsewhere since it was loaded ({held} "
+                    "actions saved where this companion knows {known}), so this action was "
+                    "refused and not saved; resume the game to see it as it is saved"),
+                    location=self.location, held=row["log_length"], known=after))
             seq = row["log_length"] + 1
             last = datetime.fromisoformat(row["updated_at"])
             played = row["played_seconds"] + min(max((now - last).total_seconds(), 0.0),
@@ -386,13 +388,13 @@ class GameStore(TagRegistry):
             self._remember(game_id)
 
     def set_status(self, game_id: int, status: str) -> None:
-        with self._writing("the game's status"):
+        with self._writing(Phrase(N_("the game's status"))):
             self._game_row(game_id)
             self.db.table("games").update(game_id, {"status": status,
                                               "updated_at": self._clock().isoformat()})
 
     def delete_game(self, game_id: int) -> None:
-        with self._writing("the deletion"):
+        with self._writing(Phrase(N_("the deletion"))):
             self._game_row(game_id)
             self.db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
             self.db.execute("DELETE FROM commands WHERE game_id = ?", [game_id])
@@ -414,7 +416,7 @@ class GameStore(TagRegistry):
         updated = dates.get("updated_at") or started
         finished = (dates.get("finished_at") or updated) \
             if summary.get("status") == "finished" else None
-        with self._writing("the imported game"):
+        with self._writing(Phrase(N_("the imported game"))):
             game_id = self.db.table("games").insert({
                 "uid": secrets.token_hex(8),
                 "started_at": started, "updated_at": updated, "finished_at": finished,

@@ -17,20 +17,29 @@ import sqlite3
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from .core.phrases import Phrase
+from .i18n import N_
 from .store_errors import StoreError
 
 
-def save_failure(error: Exception, what: str, location: str) -> StoreError:
+def save_failure(error: Exception, what: Phrase, location: str) -> StoreError:
     """What a player is told when SQLite could not save `what` (nothing was changed)."""
     text = str(error)
+    reason: Phrase | str = text  # SQLite's own words, which no catalogue has
     if "full" in text:
-        reason = "the disk is full"
+        reason = Phrase(N_("the disk is full"))
     elif "readonly" in text or "read-only" in text:
-        reason = "the database file is read-only"
-    else:
-        reason = text
-    return StoreError(f"could not save {what} to {location}: {reason}. Nothing was "
-                      "changed; free some space or fix the file's permissions, then try again")
+        reason = Phrase(N_("the database file is read-only"))
+    return StoreError(Phrase(N_("could not save {what} to {location}: {reason}. Nothing was "
+                                "changed; free some space or fix the file's permissions, then "
+                                "try again"), what=what, location=location, reason=reason))
+
+
+def read_only_failure(why: Phrase, what: Phrase, location: str) -> StoreError:
+    """What a player is told when `what` cannot be saved to a file opened only to read it."""
+    return StoreError(Phrase(N_("the games file is read-only: {why}, so {what} could not be "
+                                "saved to {location}. Nothing was changed"),
+                             why=why, what=what, location=location))
 
 
 def _commit(conn: sqlite3.Connection, begun: threading.Event) -> Exception | None:
@@ -56,14 +65,14 @@ class CommitBehind:
         self._location = location
         self._worker: ThreadPoolExecutor | None = None
         self._under_way: Future[Exception | None] | None = None
-        self._what = ""
+        self._what = Phrase("")
         self._failure: StoreError | None = None
 
     @property
     def under_way(self) -> bool:
         return self._under_way is not None
 
-    def start(self, conn: sqlite3.Connection, what: str) -> None:
+    def start(self, conn: sqlite3.Connection, what: Phrase) -> None:
         """Commit `conn`'s open transaction on the worker; `what` names it in a failure."""
         self.wait()
         if self._worker is None:  # one thread for the store's life, started with its first use

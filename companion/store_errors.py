@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from .core.phrases import Phrase, Translate
+from .i18n import N_
+
 
 class StoreError(Exception):
-    """A problem with the database a person can act on; the message names the file."""
+    """A problem with the database a person can act on; the message names the file.
+
+    The message is English (scripts and logs read it); one given as a `Phrase` is told in the
+    players' language too (`in_language`): a save that failed at the table, for one."""
+
+    def __init__(self, message: str | Phrase) -> None:
+        self.phrase = message if isinstance(message, Phrase) else Phrase(message)
+        super().__init__(self.phrase.render())
+
+    def in_language(self, translate: Translate) -> str:
+        return self.phrase.render(translate)
 
 
 class GameNotReplayable(StoreError):
@@ -22,7 +35,8 @@ class GamesInUse(StoreError):
     def __init__(self, pid: int | None) -> None:
         self.pid = pid
         """The other companion's process id, when its lock file names it."""
-        super().__init__(f"the games are open in another companion{f', pid {pid}' if pid else ''}")
+        super().__init__(Phrase(N_("the games are open in another companion, pid {pid}"), pid=pid)
+                         if pid else Phrase(N_("the games are open in another companion")))
 
 
 class TagsInUse(StoreError):

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from sqlite_utils.migrations import Migrations
 
+from .core.phrases import Phrase
+from .i18n import N_
 from .store_errors import StoreError
 from .store_schema import APPLICATION_ID, OUR_TABLES, expected_columns, known_migrations, migrations
 
@@ -107,13 +109,13 @@ def is_damaged(error: sqlite3.Error) -> bool:
                                                         sqlite3.SQLITE_NOTADB)
 
 
-def write_failure(error: sqlite3.OperationalError) -> str | None:
+def write_failure(error: sqlite3.OperationalError) -> Phrase | None:
     """Why SQLite could not write, in words, when that is what `error` says; else None."""
     text = str(error)
     if "full" in text:
-        return "the disk is full"
+        return Phrase(N_("the disk is full"))
     if "readonly" in text or "read-only" in text or "unable to open" in text:
-        return "the file or its folder cannot be written"
+        return Phrase(N_("the file or its folder cannot be written"))
     return None
 
 

@@ -13,6 +13,8 @@ from datetime import datetime
 
 from sqlite_utils import Database
 
+from .core.phrases import Phrase
+from .i18n import N_
 from .store_errors import TagsInUse
 
 
@@ -23,18 +25,18 @@ class TagRegistry:
     location: str
     _clock: Callable[[], datetime]
 
-    def _writing(self, what: str) -> AbstractContextManager[None]:
+    def _writing(self, what: Phrase) -> AbstractContextManager[None]:
         """One transaction, as the store makes them (GameStore._writing)."""
         raise NotImplementedError
 
     def enrol_tag(self, uid: str, kind: str, card: str) -> None:
         """Give a tag its meaning, replacing any it had."""
-        with self._writing("the tag"):
+        with self._writing(Phrase(N_("the tag"))):
             self.db.table("tags").upsert({"uid": uid, "kind": kind, "card": card,
                                           "enrolled_at": self._clock().isoformat()}, pk="uid")
 
     def forget_tag(self, uid: str) -> None:
-        with self._writing("forgetting the tag"):
+        with self._writing(Phrase(N_("forgetting the tag"))):
             self.db.execute("DELETE FROM tags WHERE uid = ?", [uid])
 
     def replace_tags(self, mapping: Mapping[str, Mapping[str, str]],
@@ -46,7 +48,7 @@ class TagRegistry:
         Returns how many tags changed meaning.
         """
         at = self._clock().isoformat()
-        with self._writing("the tags"):
+        with self._writing(Phrase(N_("the tags"))):
             current = self.tags()
             writes = [uid for uid, meaning in mapping.items() if uid not in current or (
                 current[uid]["kind"], current[uid]["card"]) != (meaning["kind"], meaning["card"])]

@@ -158,7 +158,7 @@ class StartUp:
             self.app.attach(self.open_service())
         except StoreError as error:
             log.error("the games database could not be opened: %s", error)
-            self.app.notice = _(DATABASE_UNUSABLE).format(reason=error)
+            self.app.notice = _(DATABASE_UNUSABLE).format(reason=error.in_language(_))
             return
         self.app.reload_state()
         self.tell()

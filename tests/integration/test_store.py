@@ -13,6 +13,7 @@ import pytest
 from companion.bootstrap import wired_service
 from companion.core.errors import Refused
 from companion.games.spirit_island.view import state_view
+from companion.i18n import translations
 from companion.service import GameService
 from companion.store import SNAPSHOT_EVERY, GameStore, default_database_path
 from companion.store_errors import StoreError
@@ -383,10 +384,17 @@ def test_a_full_disk_refuses_the_action_and_keeps_the_state(tmp_path: Path) -> N
         try:
             play(service, "fear" if i % 2 == 0 else "undo")
         except Refused as error:
-            refused = str(error)
+            refused = error
             break
-    assert refused is not None and "the disk is full" in refused
+    assert refused is not None and "the disk is full" in str(refused)
+    assert str(refused).startswith("could not save this action to ")
     assert view(service) == before
+    # told in the players' language too, the file's name as it is
+    german = refused.in_language(translations("de").gettext)
+    assert german.startswith("dieser Zug ließ sich nicht in ") and "der Speicher ist voll" in german
+    french = refused.in_language(translations("fr").gettext)
+    assert french.startswith("impossible d’enregistrer cette action dans ")
+    assert "le disque est plein" in french and service.store.location in french
     db.execute("PRAGMA max_page_count = 1073741823")
     play(service, "fear", amount=1)
 
@@ -396,9 +404,12 @@ def test_a_read_only_database_refuses_the_action_and_keeps_the_state(tmp_path: P
     play(service, "new_game", players=2, seed=3)
     before = view(service)
     service.store.db.execute("PRAGMA query_only = 1")
-    with pytest.raises(Refused, match="read-only"):
+    with pytest.raises(Refused, match="read-only") as refused:
         play(service, "blight", amount=2)
     assert view(service) == before and service.session.can_undo is False
+    german = refused.value.in_language(translations("de").gettext)
+    assert "die Datei mit den Partien ist schreibgeschützt" in german, german
+    assert "Es wurde nichts geändert" in german
 
 
 def test_the_app_keeps_its_games_in_the_user_data_folder(monkeypatch: pytest.MonkeyPatch,

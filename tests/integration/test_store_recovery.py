@@ -495,7 +495,7 @@ def test_an_append_to_a_log_someone_else_made_longer_is_refused(tmp_path: Path) 
                     "(1, 3, '{\"cmd\": \"fear\", \"amount\": 2}', '2026-01-01T00:00:00+00:00')")
         raw.execute("UPDATE games SET log_length = 3 WHERE id = 1")
     raw.close()
-    with pytest.raises(Refused, match=r"changed elsewhere .* holds 3 commands where this "
+    with pytest.raises(Refused, match=r"changed elsewhere .* \(3 actions saved where this "
                                       r"companion knows 2\), so this action was refused"):
         play(service, "next")
     assert view(service) == before

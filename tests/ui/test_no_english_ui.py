@@ -227,3 +227,42 @@ def test_the_finder_catches_english_and_lets_translations_and_names_through() ->
     assert not finder.english(finder.catalogue["Undo"])
     assert not finder.english("Spirit Island") and not finder.english("Deutsch")
     assert not finder.english("12") and not finder.english("II · 3")
+
+
+SAVE_FAILED = {"de": ("Nicht ausgeführt: ", "der Speicher ist voll", "Es wurde nichts geändert"),
+               "fr": ("Non effectué : ", "le disque est plein", "Rien n’a été modifié")}
+"""How a German and a French table begin to say that a full disk kept a tap from being saved,
+the reason, and what became of the tap."""
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("game_id", TABLE_GAMES)
+def test_a_tap_a_full_disk_kept_from_being_saved_is_told_in_the_screens_language(
+        tmp_path: Path, game_id: str, lang: str) -> None:
+    from .every_game import start_on_table
+
+    with_text_size(tmp_path, "normal", LANGUAGES[lang])
+    ui = Harness(tmp_path / "games.db")
+    try:
+        start_on_table(ui, game_id)
+        ui.tap(ui.screen.ids.done)
+        db = ui.app.service.store.db
+        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+        for command in ("undo", "redo") * 500:  # the file's last page fills up
+            before = ui.state
+            ui.app.send({"cmd": command})
+            ui.frames(2)
+            if ui.app.notice:
+                break
+        begins, reason, outcome = SAVE_FAILED[lang]
+        notice = ui.app.notice
+        assert notice.startswith(begins) and reason in notice and outcome in notice, notice
+        words = notice.replace(ui.app.service.store.location, "")  # the file's name as it is
+        assert "could not" not in words and "the disk" not in words, notice
+        assert ui.state["undo_count"] == before["undo_count"], "a tap not saved was shown"
+        db.execute("PRAGMA max_page_count = 1073741823")  # space freed: the next tap is saved
+        ui.app.send({"cmd": command})
+        ui.frames(2)
+        assert not ui.app.notice and ui.state["undo_count"] != before["undo_count"]
+    finally:
+        ui.close()
