@@ -95,6 +95,6 @@ def test_the_driver_says_why_a_command_was_lost_and_answers_the_state_before_it(
     answer = driver.handle({"cmd": "fear", "amount": 2}, commit_later=True)
     assert answer["ok"] and answer["state"]["fear"]["generated"] == 2
     reason = driver.settle()
-    assert reason is not None and reason.startswith("dieser Zug ließ sich nicht in "), reason
+    assert reason is not None and reason.startswith("diese Aktion ließ sich nicht in "), reason
     assert driver.state() == state
     assert driver.settle() is None
