@@ -391,7 +391,8 @@ def test_a_full_disk_refuses_the_action_and_keeps_the_state(tmp_path: Path) -> N
     assert view(service) == before
     # told in the players' language too, the file's name as it is
     german = refused.in_language(translations("de").gettext)
-    assert german.startswith("diese Aktion ließ sich nicht in ") and "der Speicher ist voll" in german
+    assert german.startswith("diese Aktion ließ sich nicht in ")
+    assert "der Speicher ist voll" in german
     french = refused.in_language(translations("fr").gettext)
     assert french.startswith("impossible d’enregistrer cette action dans ")
     assert "le disque est plein" in french and service.store.location in french
