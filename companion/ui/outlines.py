@@ -15,9 +15,11 @@ drawn twice, so a see-through colour blends evenly.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
-from kivy.graphics import Mesh
+from kivy.graphics import Color, InstructionGroup, Mesh
 
 CORNER_SEGMENTS = 4
 """Segments of a rounded corner of up to dp(6) at up to twice the density: its polygon lies
@@ -96,3 +98,44 @@ def frame_strip(x: float, y: float, box_width: float, box_height: float, radius:
                          edge_y + sign_y * inner_inset + inner_radius * sin, 0.0, 0.0]
     vertices += vertices[:8]  # back to the first pair: the strip closes
     return tuple(vertices), tuple(range(len(vertices) // 4))
+
+
+class FrameOver:
+    """A frame drawn over a widget's children (in its `canvas.after`) only while it is shown,
+    following the widget's `follows` properties while drawn: a frame not shown costs nothing
+    in a frame (ThemeFrame's theme outline, MarkFrame's mark)."""
+
+    def __init__(self, radius: float, width: Callable[[Any], float],
+                 follows: tuple[str, ...] = ("pos", "size")) -> None:
+        self.radius = radius
+        self.width = width
+        """The frame's width for a widget, in px."""
+        self.follows = follows
+        self.colour = Color(0, 0, 0, 0)
+        self.shape = Mesh(mode="triangle_strip")
+        self.group = InstructionGroup()
+        """What is in the widget's `canvas.after` while the frame is shown."""
+        self.group.add(self.colour)
+        self.group.add(self.shape)
+        self.drawn = False
+
+    def show(self, widget: Any, shown: bool, rgba: Any) -> None:
+        """Draw the frame over `widget` in `rgba`, or take it away."""
+        if shown:
+            self.colour.rgba = rgba
+        if shown == self.drawn:
+            return
+        self.drawn = shown
+        if shown:
+            widget.canvas.after.add(self.group)
+            for name in self.follows:
+                widget.fbind(name, self.place)
+            self.place(widget)
+        else:
+            widget.canvas.after.remove(self.group)
+            for name in self.follows:
+                widget.funbind(name, self.place)
+
+    def place(self, widget: Any, *_args: Any) -> None:
+        self.shape.vertices, self.shape.indices = frame_strip(
+            widget.x, widget.y, widget.width, widget.height, self.radius, self.width(widget))

@@ -12,7 +12,6 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, InstructionGroup, Mesh
 from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
@@ -29,7 +28,7 @@ from kivy.uix.popup import Popup
 from .. import i18n
 from .kivy_fixes import laid_out_size
 from .layout_order import after_waiting_layouts
-from .outlines import frame_strip
+from .outlines import FrameOver
 from .theme_frame import ThemeFrame
 
 NEUTRAL_CARD = "#5A5F66"
@@ -439,12 +438,8 @@ class MarkFrame:
     """Its width while shown, in px, inside the tile's edge."""
 
     def __init__(self, **kwargs: Any) -> None:
-        self._mark_colour = Color(1, 1, 1, 1)
-        self._mark_shape = Mesh(mode="triangle_strip")
-        self._mark = InstructionGroup()
-        self._mark.add(self._mark_colour)
-        self._mark.add(self._mark_shape)
-        self._mark_drawn = False
+        self._mark = FrameOver(dp(6), lambda widget: float(widget.frame_width),
+                               follows=("pos", "size", "frame_width"))
         super().__init__(**kwargs)
         widget: Any = self
         widget.fbind("framed", self._show_mark)
@@ -452,26 +447,7 @@ class MarkFrame:
         self._show_mark()  # the kv rule may have framed it before the bindings
 
     def _show_mark(self, *_args: Any) -> None:
-        widget: Any = self
-        self._mark_colour.rgba = self.frame_colour
-        if bool(self.framed) == self._mark_drawn:
-            return
-        self._mark_drawn = bool(self.framed)
-        bindings = ("pos", "size", "frame_width")
-        if self._mark_drawn:
-            widget.canvas.after.add(self._mark)
-            for name in bindings:
-                widget.fbind(name, self._place_mark)
-            self._place_mark()
-        else:
-            widget.canvas.after.remove(self._mark)
-            for name in bindings:
-                widget.funbind(name, self._place_mark)
-
-    def _place_mark(self, *_args: Any) -> None:
-        widget: Any = self
-        self._mark_shape.vertices, self._mark_shape.indices = frame_strip(
-            widget.x, widget.y, widget.width, widget.height, dp(6), self.frame_width)
+        self._mark.show(self, bool(self.framed), self.frame_colour)
 
 
 def reuse_rows(box: Any, pool: list[Any], count: int, make: Callable[[int], Any]) -> list[Any]:

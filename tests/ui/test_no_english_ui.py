@@ -185,12 +185,22 @@ def game_choice(game_id: str) -> str:
     return f"game_{game_id.replace('-', '_')}"
 
 
+@pytest.fixture
+def ui_in(tmp_path: Path, lang: str) -> Iterator[Harness]:
+    """The app started in the test's language `lang`, at the normal text size."""
+    with_text_size(tmp_path, "normal", LANGUAGES[lang])
+    harness = Harness(tmp_path / "games.db")
+    try:
+        yield harness
+    finally:
+        harness.close()
+
+
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize("game_id", TABLE_GAMES)
 def test_no_english_text_on_any_screen_of_a_game_in_german_or_french(
-        tmp_path: Path, game_id: str, lang: str) -> None:
-    with_text_size(tmp_path, "normal", LANGUAGES[lang])
-    ui = Harness(tmp_path / "games.db")
+        ui_in: Harness, game_id: str, lang: str) -> None:
+    ui = ui_in
     walk = Walk(ui, lang)
     try:
         walk.read_screen("home")
@@ -215,7 +225,6 @@ def test_no_english_text_on_any_screen_of_a_game_in_german_or_french(
         walk.read_screen("settings")
     finally:
         walk.close_popups()
-        ui.close()
     assert walk.read >= 300 and walk.opened >= 3  # it read the screens and panels it says
     assert not walk.found, f"English on a {lang} screen: {walk.found}"
 
@@ -238,31 +247,27 @@ the reason, and what became of the tap."""
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize("game_id", TABLE_GAMES)
 def test_a_tap_a_full_disk_kept_from_being_saved_is_told_in_the_screens_language(
-        tmp_path: Path, game_id: str, lang: str) -> None:
+        ui_in: Harness, game_id: str, lang: str) -> None:
     from .every_game import start_on_table
 
-    with_text_size(tmp_path, "normal", LANGUAGES[lang])
-    ui = Harness(tmp_path / "games.db")
-    try:
-        start_on_table(ui, game_id)
-        ui.tap(ui.screen.ids.done)
-        db = ui.app.service.store.db
-        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
-        for command in ("undo", "redo") * 500:  # the file's last page fills up
-            before = ui.state
-            ui.app.send({"cmd": command})
-            ui.frames(2)
-            if ui.app.notice:
-                break
-        begins, reason, outcome = SAVE_FAILED[lang]
-        notice = ui.app.notice
-        assert notice.startswith(begins) and reason in notice and outcome in notice, notice
-        words = notice.replace(ui.app.service.store.location, "")  # the file's name as it is
-        assert "could not" not in words and "the disk" not in words, notice
-        assert ui.state["undo_count"] == before["undo_count"], "a tap not saved was shown"
-        db.execute("PRAGMA max_page_count = 1073741823")  # space freed: the next tap is saved
+    ui = ui_in
+    start_on_table(ui, game_id)
+    ui.tap(ui.screen.ids.done)
+    db = ui.app.service.store.db
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    for command in ("undo", "redo") * 500:  # the file's last page fills up
+        before = ui.state
         ui.app.send({"cmd": command})
         ui.frames(2)
-        assert not ui.app.notice and ui.state["undo_count"] != before["undo_count"]
-    finally:
-        ui.close()
+        if ui.app.notice:
+            break
+    begins, reason, outcome = SAVE_FAILED[lang]
+    notice = ui.app.notice
+    assert notice.startswith(begins) and reason in notice and outcome in notice, notice
+    words = notice.replace(ui.app.service.store.location, "")  # the file's name as it is
+    assert "could not" not in words and "the disk" not in words, notice
+    assert ui.state["undo_count"] == before["undo_count"], "a tap not saved was shown"
+    db.execute("PRAGMA max_page_count = 1073741823")  # space freed: the next tap is saved
+    ui.app.send({"cmd": command})
+    ui.frames(2)
+    assert not ui.app.notice and ui.state["undo_count"] != before["undo_count"]

@@ -287,13 +287,14 @@ class PipRow(Widget):
         rows = math.ceil(count / columns)
         width, height = cell * 0.8, cell / 0.7 * 0.8
         top = self.center_y + rows * cell / 0.7 / 2
+        radius = max(1.0, width / 6)
         with self.canvas:
             Color(*self.colour)
             for index in range(count):
                 row, column = divmod(index, columns)
                 RoundedRectangle(pos=(self.x + column * cell, top - (row + 1) * cell / 0.7),
-                                 size=(width, height), radius=[max(1.0, width / 6)],
-                                 segments=corner_segments(max(1.0, width / 6)))
+                                 size=(width, height), radius=[radius],
+                                 segments=corner_segments(radius))
 
 
 class StageRunRow(BoxLayout):
