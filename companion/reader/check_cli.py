@@ -16,7 +16,7 @@ from ..i18n import LANGUAGES, decimal_sign, translations
 from ..signals import StopSignals
 from . import check
 from .range_test import DONE, RangeTest
-from .watch import READ, UNSTEADY
+from .watch import READ, UNSTEADY, WatchFollower
 
 TICK_S = 0.25
 """How often the terminal looks at the reader (the screen does the same)."""
@@ -117,7 +117,7 @@ class CheckPrinter:
         self.was_connected = False
         self.last_problem: str | None = None
         self._said = ""
-        self._last_frame = float("-inf")
+        self._follower = WatchFollower(reader.watch)
         self._rate_at = float("-inf")
         self._prompt = ""
 
@@ -133,15 +133,13 @@ class CheckPrinter:
         self.was_connected |= report.connected
         if not report.connected and report.message:
             self.last_problem = report.message
-        frames = self.reader.watch.since(self._last_frame)
+        frames, empty_polls = self._follower.news()
         for frame in frames:
             meaning = check.meaning(frame, self.name_of(frame.uid)
                                     if frame.meaning in (READ, UNSTEADY) else None)
             at = time.time() - (report.now - frame.at)  # the reader's clock is monotonic
             clock = time.strftime("%H:%M:%S", time.localtime(at)) + f".{int(at * 10) % 10}"
             self.say(f"  {clock}  {frame.uid:<20}  {self.said(meaning)}")
-        if frames:
-            self._last_frame = frames[-1].at
         status = self.said(check.status(report, self.name_of).words)
         if status != self._said:
             self._said = status
@@ -149,14 +147,15 @@ class CheckPrinter:
         if report.connected and report.now - self._rate_at >= RATE_EVERY_S:
             self._rate_at = report.now
             self.say(f"  {self.said(check.rate(report))}")
-        return self._range(frames, report.now)
+        return self._range(frames, report.now, empty_polls)
 
-    def _range(self, frames: tuple[Any, ...], now: float) -> bool:
+    def _range(self, frames: tuple[Any, ...], now: float,
+               empty_polls: tuple[float, ...]) -> bool:
         test = self.range_test
         if test is None:
             return False
         test.family = test.family if test.family != "auto" else self.reader.family
-        test.feed(frames, now)
+        test.feed(frames, now, empty_polls)
         prompt = " ".join(self.said(words) for words in (test.note, test.prompt())
                           if words is not None)
         if prompt != self._prompt and test.step != DONE:

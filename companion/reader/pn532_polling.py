@@ -91,6 +91,8 @@ class Pn532Poller:
                 if targets:  # reported before the RF-off exchange: no waiting
                     reader.sighting("pn532", [uid_hex(target.uid) for target in targets],
                                     POLLED)
+                else:
+                    reader.polled_nothing()
                 # RF off after each poll, so a card left lying is found again on the next one.
                 self.exchange(RF_CONFIGURATION, RF_FIELD_OFF)
             except CodecError as error:

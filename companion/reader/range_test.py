@@ -8,11 +8,16 @@ reach and then stops short; a weak one stutters (gaps in the reads) over a long 
 lift, or already while the card lies flat. The rhythm is measured while the card lies still,
 so the rules hold for any reader's speed. A reader that sends one frame per lay (ID-12LA, most
 line bridges) has no rhythm: the test says so instead of guessing.
+
+A polled reader also says when a poll found nothing. There a silence is a gap only if polls in
+it came back empty: a busy host that polled late (the screen drawing, a loaded Pi) missed no
+read, and must not make a good reader look weak.
 """
 
 from __future__ import annotations
 
 import statistics
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -40,6 +45,8 @@ LOST_S = 1.0
 """Silence (at least, or ten intervals) after which the card counts as lost."""
 POLLED_FAMILY = "pn532"
 """The family the host polls: a card it saw once and then not again was only brushed past."""
+EMPTY_POLLS_IN_A_GAP = 2
+"""Polls that found nothing, in a silence of a polled reader that tells them, for a gap."""
 TOO_SOON = Words(N_("Lifted too soon. Lay the card again and leave it until you are asked to "
                     "lift it."))
 
@@ -66,6 +73,8 @@ class RangeTest:
         """What went wrong on the way (lifted too soon, two tags): shown with the prompt."""
         self.uid: str | None = None
         self._frames: list[float] = []
+        self._empty_polls: list[float] | None = None
+        """When polls found no card, oldest first (None: the reader does not tell)."""
         self._interval = 0.0
         self._lift_from = 0.0
         self._lift_gaps: list[tuple[float, float]] = []
@@ -83,8 +92,15 @@ class RangeTest:
 
     # --- what the reader saw ---
 
-    def feed(self, frames: Iterable[Sighting], now: float) -> None:
-        """The frames seen since the last call (oldest first), then the time now."""
+    def feed(self, frames: Iterable[Sighting], now: float,
+             empty_polls: Iterable[float] | None = None) -> None:
+        """The frames seen since the last call (oldest first), then the time now;
+        `empty_polls`: when a polled reader's polls since the last call found no card (fetched
+        after the frames, so that none older than a frame fed is still to come)."""
+        if empty_polls is not None and self.family == POLLED_FAMILY:
+            if self._empty_polls is None or self.step == LAY:
+                self._empty_polls = []  # none counts before the card's first read
+            self._empty_polls.extend(empty_polls)
         for frame in frames:
             if self.step == DONE:
                 return
@@ -103,7 +119,7 @@ class RangeTest:
             return  # another tag brushed past: the test follows the first one
         if self._frames and frame.at <= self._frames[-1]:
             return  # two frames at the same moment (a poll naming it twice)
-        if self.step == LIFT and frame.at - self._frames[-1] > self._gap():
+        if self.step == LIFT and self._silent(self._frames[-1], frame.at, self._gap()):
             self._lift_gaps.append((self._frames[-1], frame.at))
         self._frames.append(frame.at)
 
@@ -111,7 +127,7 @@ class RangeTest:
         """Time passes: the hold ends, or the card counts as lost."""
         if self.step == HOLD:
             self._hold_over(now)
-        elif self.step == LIFT and now - self._frames[-1] >= self._lost_after():
+        elif self.step == LIFT and self._silent(self._frames[-1], now, self._lost_after()):
             self._lost()
 
     def _hold_over(self, now: float) -> None:
@@ -122,14 +138,14 @@ class RangeTest:
             elif now - first >= ONCE_WAIT_S:
                 self._finish(UNMEASURABLE, 0)
             return
-        if now - last >= max(LOST_S, 10 * self._measured()):
+        if self._silent(last, now, max(LOST_S, 10 * self._measured())):
             self._again(TOO_SOON)
             return
         if now - first < HOLD_S:
             return
         self._interval = self._measured()
         flat_gaps = sum(1 for a, b in zip(self._frames, self._frames[1:], strict=False)
-                        if b - a > self._gap())
+                        if self._silent(a, b, self._gap()))
         if flat_gaps >= FLAT_GAPS:
             self._finish(WEAK, flat_gaps, flat=True)
             return
@@ -146,6 +162,8 @@ class RangeTest:
         """Start over from "lay the card", saying why."""
         self.step, self.uid, self.note = LAY, None, why
         self._frames, self._lift_gaps = [], []
+        if self._empty_polls is not None:
+            self._empty_polls = []
 
     # --- the rhythm ---
 
@@ -154,6 +172,16 @@ class RangeTest:
         poll does not move it)."""
         spans = [b - a for a, b in zip(self._frames, self._frames[1:], strict=False)]
         return statistics.median(spans) if spans else 0.0
+
+    def _silent(self, since: float, until: float, longer_than: float) -> bool:
+        """No read of the card from `since` to `until`, for at least `longer_than` seconds;
+        from a reader that tells its empty polls, only if enough of them fell in between."""
+        if until - since < longer_than:
+            return False
+        if self._empty_polls is None:
+            return True
+        empty = bisect_left(self._empty_polls, until) - bisect_right(self._empty_polls, since)
+        return empty >= EMPTY_POLLS_IN_A_GAP
 
     def _gap(self) -> float:
         return GAP_FACTOR * (self._interval or self._measured())

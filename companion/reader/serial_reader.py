@@ -306,6 +306,10 @@ class SerialReader:
             self.watch.saw(uid, PHANTOM if is_phantom(uid) else seen.meaning, now)
         self.report(family, seen.changes)
 
+    def polled_nothing(self) -> None:
+        """A poll found no card: noted in the watch, for the range test."""
+        self.watch.polled_nothing(self._clock())
+
     def expire_all(self) -> None:
         now = self._clock()
         for family, tracker in self._trackers.items():

@@ -74,6 +74,7 @@ class ReaderWatch:
         self._lock = threading.Lock()
         self._recent: deque[Sighting] = deque(maxlen=KEEP)
         self._in_window: deque[Sighting] = deque(maxlen=_MOST_IN_WINDOW)
+        self._empty_polls: deque[float] = deque(maxlen=_MOST_IN_WINDOW)
         self._phantoms = 0
         self._connected = False
         self._family = ""
@@ -98,6 +99,19 @@ class ReaderWatch:
             if meaning == PHANTOM:
                 self._phantoms += 1
 
+    def polled_nothing(self, at: float | None = None) -> None:
+        """A poll of a polled reader (a PN532) found no card. The range test tells by these a
+        card the reader missed from a host that was only busy and polled late."""
+        stamp = self._clock() if at is None else at
+        with self._lock:
+            self._empty_polls.append(stamp)
+
+    def empty_polls_since(self, after: float) -> tuple[float, ...]:
+        """When polls found no card, after `after` and within the last `WINDOW_S` seconds,
+        oldest first (none from a reader that sends frames on its own)."""
+        with self._lock:
+            return tuple(at for at in self._empty_polls if at > after)
+
     def since(self, after: float) -> tuple[Sighting, ...]:
         """The frames noted after `after` (the reader's clock) and within the last `WINDOW_S`
         seconds, oldest first: the range test reads every one, however seldom it looks."""
@@ -110,6 +124,8 @@ class ReaderWatch:
         with self._lock:
             while self._in_window and now - self._in_window[0].at > WINDOW_S:
                 self._in_window.popleft()
+            while self._empty_polls and now - self._empty_polls[0] > WINDOW_S:
+                self._empty_polls.popleft()
             in_window = list(self._in_window)
             recent = tuple(self._recent)
             report = WatchReport(
@@ -119,3 +135,22 @@ class ReaderWatch:
                 reads_per_second=len(in_window) / WINDOW_S, phantoms=self._phantoms,
                 stacked=bool(recent) and recent[0].meaning == STACKED)
         return report
+
+
+class WatchFollower:
+    """Hands on each frame and empty poll a watch notes once, however seldom it is asked."""
+
+    def __init__(self, watch: ReaderWatch, after: float = float("-inf")) -> None:
+        self.watch = watch
+        self._frames_after = self._polls_after = after
+
+    def news(self) -> tuple[tuple[Sighting, ...], tuple[float, ...]]:
+        """The frames and the empty polls noted since the last call, each oldest first. The
+        empty polls are taken after the frames: none older than a frame handed on is left."""
+        frames = self.watch.since(self._frames_after)
+        empty_polls = self.watch.empty_polls_since(self._polls_after)
+        if frames:
+            self._frames_after = frames[-1].at
+        if empty_polls:
+            self._polls_after = empty_polls[-1]
+        return frames, empty_polls

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from ..i18n import _, decimal_sign
 from ..reader import check
 from ..reader.range_test import DONE, RangeTest
-from ..reader.watch import WatchReport
+from ..reader.watch import WatchFollower, WatchReport
 from .reads import tag_name
 
 TONES = {check.CARD: ("accent", "accent_text"), check.UNKNOWN: ("banner", "banner_text"),
@@ -73,7 +73,7 @@ class ReaderCheckScreen(Screen):
         self._poll.cancel()  # looks only while shown
         self._names: dict[str, str | None] = {}
         self._range: RangeTest | None = None
-        self._fed_until = float("-inf")
+        self._follower: WatchFollower | None = None
 
     # --- shown and left ---
 
@@ -98,11 +98,11 @@ class ReaderCheckScreen(Screen):
         reader = app().reader_link.reader
         report = reader.watch.report() if reader is not None else None
         if self._range is not None and reader is not None and report is not None:
-            frames = reader.watch.since(self._fed_until)
-            if frames:
-                self._fed_until = frames[-1].at
+            if self._follower is None or self._follower.watch is not reader.watch:
+                self._follower = WatchFollower(reader.watch, self._range.started)
+            frames, empty_polls = self._follower.news()
             self._range.family = reader.family
-            self._range.feed(frames, report.now)
+            self._range.feed(frames, report.now, empty_polls)
         self.show_report(report)
 
     def show_report(self, report: WatchReport | None) -> None:
@@ -156,7 +156,7 @@ class ReaderCheckScreen(Screen):
         if reader is None:
             return
         self._range = RangeTest(reader.now(), reader.family)
-        self._fed_until = reader.now()  # only what is laid from now on
+        self._follower = WatchFollower(reader.watch, self._range.started)  # what comes now
         self.testing = True
         self._show_range()
 

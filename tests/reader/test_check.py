@@ -10,7 +10,15 @@ import pytest
 
 from companion.reader import check
 from companion.reader.range_test import DONE, GOOD, HOLD, LAY, LIFT, UNMEASURABLE, WEAK, RangeTest
-from companion.reader.watch import PHANTOM, READ, STACKED, UNSTEADY, ReaderWatch, Sighting
+from companion.reader.watch import (
+    PHANTOM,
+    READ,
+    STACKED,
+    UNSTEADY,
+    ReaderWatch,
+    Sighting,
+    WatchFollower,
+)
 
 JUNGLE = "04497622D93881"
 STRANGER = "E63AE5D5"
@@ -158,6 +166,27 @@ def test_the_watch_hands_every_frame_since_a_moment_oldest_first(
     assert len(frames) == 19 and frames[0].at < frames[-1].at
 
 
+def test_the_watch_hands_empty_polls_and_a_follower_hands_each_frame_and_poll_once(
+        watch: tuple[ReaderWatch, Clock]) -> None:
+    reader, clock = watch
+    reader.polled_nothing()  # before the follower's moment: not handed on
+    follower = WatchFollower(reader, clock.now)
+    for _ in range(2):
+        clock.now += 0.25
+        reader.polled_nothing()
+        clock.now += 0.25
+        reader.saw(JUNGLE, READ)
+    assert follower.news() == ((Sighting(100.5, JUNGLE, READ), Sighting(101.0, JUNGLE, READ)),
+                               (100.25, 100.75))
+    assert follower.news() == ((), ())
+    clock.now += 0.25
+    reader.polled_nothing()
+    assert follower.news() == ((), (clock.now,))
+    clock.now += 11.0  # the empty polls, like the frames, are kept for the last 10 s
+    reader.report()
+    assert reader.empty_polls_since(0.0) == () and reader.since(0.0) == ()
+
+
 # --- the range test -----------------------------------------------------------------------
 
 
@@ -197,6 +226,62 @@ def test_a_card_read_steadily_until_it_is_gone_has_a_good_range(family: str,
     run(test, frames, 9.0)
     assert test.result is not None and test.result.band == GOOD
     assert "Nothing to do" in said(test.result.advice)
+    assert "steady until the card was gone" in said(test.result.details)
+
+
+def polled(frames: list[Sighting], start: float, end: float, every: float) -> list[float]:
+    """When a reader polled every `every` seconds from `start` to before `end` found nothing:
+    each poll time without a frame near it."""
+    polls = [start + index * every for index in range(round((end - start) / every))]
+    return [at for at in polls if all(abs(frame.at - at) > every / 2 for frame in frames)]
+
+
+def run_polled(test: RangeTest, frames: list[Sighting], empty_polls: list[float],
+               until: float, step: float = 0.25) -> None:
+    """`run`, with the empty polls a polled reader tells handed on beside the frames."""
+    now = test.started
+    while now < until and test.step != DONE:
+        now += step
+        test.feed([frame for frame in frames if now - step < frame.at <= now], now,
+                  [at for at in empty_polls if now - step < at <= now])
+
+
+def test_a_polled_reader_s_host_busy_for_a_while_does_not_make_its_range_weak() -> None:
+    # The host polled nothing for 0.4 s, three times while the card lay still and three times
+    # as it was lifted (a loaded machine): no poll came back empty, so no read was missed.
+    stalls = [(0.5, 0.9), (1.0, 1.4), (1.5, 1.9), (2.6, 3.0), (3.1, 3.5), (3.6, 4.0)]
+    frames = [frame for frame in rhythm(JUNGLE, 0.0, 4.5, PN532)
+              if not any(a < frame.at < b for a, b in stalls)]
+    empty = polled(frames, 4.5, 9.0, PN532)  # lifted at 4.5: every poll from then is empty
+    test = RangeTest(0.0, "pn532")
+    run_polled(test, frames, empty, 9.0)
+    assert test.result is not None and test.result.band == GOOD, said(test.result.details)
+    # Without the empty polls to tell them apart, the same silences are gaps.
+    test = RangeTest(0.0, "pn532")
+    run(test, frames, 9.0)
+    assert test.result is not None and test.result.band == WEAK
+
+
+def test_a_polled_reader_s_empty_polls_over_a_long_stretch_of_the_lift_are_weak() -> None:
+    steady = rhythm(JUNGLE, 0.0, 2.5, PN532)
+    stutter = [frame for start in (2.8, 3.3, 3.8, 4.3, 4.8)
+               for frame in rhythm(JUNGLE, start, start + 2 * PN532, PN532)]
+    frames = steady + stutter
+    test = RangeTest(0.0, "pn532")
+    run_polled(test, frames, polled(frames, 0.0, 9.0, PN532), 9.0)
+    assert test.result is not None and test.result.band == WEAK
+    assert "5 gaps" in said(test.result.details)
+
+
+def test_one_empty_poll_is_no_gap_and_a_stall_while_lying_is_no_lift() -> None:
+    frames = [frame for frame in rhythm(JUNGLE, 0.0, 5.0, PN532)
+              if not 0.3 < frame.at < 1.4 and not 3.0 < frame.at < 3.3]
+    empty = [3.15] + polled(frames, 5.0, 9.0, PN532)  # one empty poll in the second silence
+    test = RangeTest(0.0, "pn532")
+    run_polled(test, frames, empty, 3.5)
+    assert test.step == LIFT  # the 1.1 s stall in the hold was not taken for a lift
+    run_polled(test, frames, empty, 9.0)
+    assert test.result is not None and test.result.band == GOOD
     assert "steady until the card was gone" in said(test.result.details)
 
 
