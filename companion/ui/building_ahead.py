@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from kivy.clock import Clock
 
+from . import layout_cache
 from .pickers import SPARES_A_FRAME, SPARES_AHEAD, build_spares
 from .screens import game_own_screens, popup_open, table_screen_name
 
@@ -76,6 +77,7 @@ class BuildingAhead:
                             self.app.rules_index]
         if index >= len(steps):
             self.pending = None
+            layout_cache.save()  # every layout of the start and the likely game is loaded
             freeze_what_lasts()
             return
         steps[index]()

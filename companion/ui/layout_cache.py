@@ -1,0 +1,159 @@
+"""What Kivy compiles of the layout files, kept on disk from one start to the next, as Python
+keeps a module's bytecode in `__pycache__`.
+
+Kivy compiles every expression of a layout file each time the file is loaded: some 630 before
+Home's first frame, which took two thirds of parsing the layouts (the rest of the start from the
+window to Home's first frame is about 140 ms on the development VM). Here each expression's
+compiled code, with the names Kivy found it watching, is kept in the Kivy home folder, under a
+name that says which Python and Kivy wrote it. An expression is found again only by its file,
+line, property and text, so an edited layout compiles what changed. The file carries a checksum:
+one torn by a pulled plug, or damaged, is read as empty and written again, never trusted.
+
+`install` puts a cache in front of Kivy's parser (once; the app does it before it loads a
+layout); `save` writes it when there is something new (after the screens are built ahead, and
+when the app stops).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import marshal
+import os
+import sys
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+import kivy
+from kivy.lang import parser
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"companion layouts 1\n"
+_CHECKSUM_BYTES = 32  # SHA-256
+_kivy_precompile = parser.ParserRuleProperty.precompile
+
+Key = tuple[str, int, str, str, Any]
+"""A rule's file, line, property name, expression text and the mode it was asked for."""
+Entry = tuple[str, CodeType, bool, Any]
+"""Its mode, its code, whether Kivy evaluates it once (a constant), the names it watches."""
+
+
+class LayoutCache:
+    """The compiled expressions of the layouts, read from `folder` and written back there."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / (f"layouts-{sys.implementation.cache_tag}"
+                              f"-kivy-{kivy.__version__}.cache")
+        self.kept: dict[Key, Entry] = self._read()
+        """What the file held when read (or last written)."""
+        self.used: dict[Key, Entry] = {}
+        """What the layouts loaded in this process compiled to."""
+        self.compiled = 0
+        """Expressions compiled in this process (not found in the file)."""
+        self.reused = 0
+        """Expressions found in the file."""
+
+    def precompile(self, rule: Any) -> None:
+        """Kivy's `ParserRuleProperty.precompile`, from the file when the rule is in it."""
+        filename = rule.ctx.filename
+        if not filename:  # a layout given as a string: nothing names it again
+            _kivy_precompile(rule)
+            return
+        key: Key = (filename, rule.line, rule.name, rule.value, rule.mode)
+        entry = self.kept.get(key)
+        if entry is None:
+            _kivy_precompile(rule)
+            entry = _entry_of(rule)
+            self.compiled += 1
+        else:
+            mode, code, constant, watched = entry
+            rule.mode = mode
+            rule.co_value = eval(code) if constant else code  # noqa: S307 (Kivy does the same)
+            rule.watched_keys = [list(names) for names in watched] if watched else None
+            self.reused += 1
+        self.used[key] = entry
+
+    def save(self) -> None:
+        """Write the file if the layouts loaded here differ from it. For each layout file
+        loaded, what it compiled to now replaces what the file held of it (what was edited
+        away is dropped); the other files' entries stay."""
+        loaded = {key[0] for key in self.used}
+        kept = {key: entry for key, entry in self.kept.items() if key[0] not in loaded}
+        kept.update(self.used)
+        if kept == self.kept:
+            return
+        payload = marshal.dumps(kept)
+        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.new")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            partial.write_bytes(MAGIC + hashlib.sha256(payload).digest() + payload)
+            os.replace(partial, self.path)
+        except OSError as error:  # only time is lost: the next start compiles again
+            log.warning("could not keep the compiled layouts in %s: %s", self.path, error)
+            with contextlib.suppress(OSError):  # not there, or its folder is not either
+                partial.unlink()
+            return
+        log.info("kept %d compiled layout expressions in %s (%d found there, %d compiled "
+                 "now)", len(kept), self.path, self.reused, self.compiled)
+        self.kept = kept
+
+    def _read(self) -> dict[Key, Entry]:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            log.warning("could not read the compiled layouts in %s: %s", self.path, error)
+            return {}
+        checksum = data[len(MAGIC):len(MAGIC) + _CHECKSUM_BYTES]
+        payload = data[len(MAGIC) + _CHECKSUM_BYTES:]
+        if not data.startswith(MAGIC) or hashlib.sha256(payload).digest() != checksum:
+            log.info("the compiled layouts in %s are damaged: compiling afresh", self.path)
+            return {}
+        try:
+            kept = marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            kept = None
+        if not isinstance(kept, dict):
+            log.info("the compiled layouts in %s are unreadable: compiling afresh", self.path)
+            return {}
+        return kept
+
+
+def _entry_of(rule: Any) -> Entry:
+    """What Kivy made of `rule`, to be kept. A constant (an expression without a name) Kivy
+    evaluated once: its code is compiled again here so that each start evaluates it anew."""
+    code = rule.co_value
+    constant = not isinstance(code, CodeType)
+    if constant:
+        code = compile("\n" * rule.line + rule.value, rule.ctx.filename, "eval")
+    watched = [list(names) for names in rule.watched_keys] if rule.watched_keys else None
+    return rule.mode, code, constant, watched
+
+
+_active: LayoutCache | None = None
+
+
+def install(folder: Path) -> LayoutCache:
+    """Put the cache kept in `folder` in front of Kivy's parser (again: the same one)."""
+    global _active
+    if _active is None or _active.path.parent != folder:
+        _active = LayoutCache(folder)
+    parser.ParserRuleProperty.precompile = _precompile
+    return _active
+
+
+def save() -> None:
+    """Write the installed cache if it has something new."""
+    if _active is not None:
+        _active.save()
+
+
+def _precompile(rule: Any) -> None:
+    if _active is None:
+        _kivy_precompile(rule)
+    else:
+        _active.precompile(rule)
