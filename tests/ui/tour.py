@@ -199,6 +199,13 @@ class StillReader:
     def now(self) -> float:
         return self.time
 
+    def polled_nothing(self, after: float, until: float) -> None:
+        """A PN532's polls, every 0.05 s, that found no card in a silence."""
+        at = after + 0.05
+        while at < until:
+            self.watch.polled_nothing(at)
+            at += 0.05
+
     def stop(self) -> None:
         """Nothing runs."""
 
@@ -222,7 +229,9 @@ def reader_check_stops(ui: Harness) -> Iterator[str]:
         reader.time = 1001.6
         screen.refresh()
         for start in (1001.8, 1002.4, 1003.0, 1003.6, 1004.2):  # a lift stuttering on
+            reader.polled_nothing(start - 0.55, start)
             reader.watch.saw("04497622D93881", READ, start)
+        reader.polled_nothing(1004.2, 1005.3)  # then gone
         reader.time = 1005.3
         screen.refresh()
         reader.watch.saw("0000000000", PHANTOM, 1005.4)
