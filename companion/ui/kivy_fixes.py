@@ -5,17 +5,23 @@ Each is for every screen of every game, so it lives here rather than in one game
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import OrderedDict
 from collections.abc import Hashable
+from configparser import RawConfigParser
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.config import ConfigParser
 from kivy.core.text import Label as CoreLabel
 from kivy.core.text.markup import MarkupLabel
 from kivy.graphics.context import get_context
 from kivy.lang import builder
+from kivy.logger import Logger
 from kivy.uix import scrollview
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
@@ -55,6 +61,37 @@ def apply() -> None:
     layout_order.apply()
     _a_touch_passes_over_what_cannot_take_it()
     _a_popup_opened_again_centres_itself_once()
+    _a_settings_file_is_written_whole_or_not_at_all()
+
+
+def _a_settings_file_is_written_whole_or_not_at_all() -> None:
+    """Kivy writes a settings file over itself: a plug pulled in the middle left companion.ini
+    empty or cut short, and the phones' seats, the mirror's address and every choice with it
+    (a reader could also find it half written). Written beside it, flushed to the disk and
+    renamed over it, the file is always the old one or the new one."""
+    if getattr(ConfigParser.write, "whole_or_not_at_all", False):
+        return
+
+    def write(self: ConfigParser) -> bool:
+        if self.filename is None:
+            return False
+        path = Path(self.filename)
+        partial = path.with_name(f".{path.name}.{os.getpid()}.new")
+        try:
+            with open(partial, "w", encoding="utf-8") as out:
+                RawConfigParser.write(self, out)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(partial, path)
+        except OSError:
+            Logger.exception("Unable to write the config <%s>", self.filename)
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            return False
+        return True
+
+    write.whole_or_not_at_all = True  # type: ignore[attr-defined]
+    ConfigParser.write = write
 
 
 def _one_bar_colour_binding_per_scroll_view() -> None:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from companion.mirror.access import new_token
+from companion.mirror.seats import KeptSecrets
 from companion.mirror.server import SEAT_HEADER
 from companion.ui.mirror_link import kept_seats
 
@@ -104,6 +105,20 @@ def until_the_seats_are_back(port: int, token: str, secret: str) -> None:
     raise AssertionError("the restarted app never gave the kept seats back")
 
 
+def seats_kept(settings_file: Path) -> KeptSecrets:
+    """The seats' secrets the app keeps in its settings, once it has kept one for each phone:
+    it does so as its table takes the game up, which may come just after it says it is ready."""
+    deadline = time.monotonic() + 60
+    while True:
+        settings = configparser.ConfigParser(interpolation=None)
+        settings.read(settings_file)
+        kept = kept_seats(settings.get("mirror", "seats", fallback=""))
+        if kept is not None and len(kept[1]) == PHONES:
+            return kept
+        assert time.monotonic() < deadline, "the seats' secrets were not kept"
+        time.sleep(0.05)
+
+
 def until_each_has_played(phones: list[Phone], seconds: float = 90) -> None:
     """Wait until every phone was told "Done" at least once, or `seconds` passed (the test
     then fails on it). A fixed 2–5 s was too short for a phone on a machine running the crash
@@ -138,10 +153,7 @@ def test_a_kill_mid_play_loses_nothing_a_phone_was_told_and_the_phones_keep_thei
         app = App(tmp_path, early_seconds=0.5)  # a kill after play is no early death
         app.ready()
         port = mirror_port(token)
-        settings = configparser.ConfigParser(interpolation=None)
-        settings.read(tmp_path / "companion.ini")
-        kept = kept_seats(settings.get("mirror", "seats"))
-        assert kept is not None and len(kept[1]) == PHONES, "the seats' secrets were not kept"
+        kept = seats_kept(tmp_path / "companion.ini")
         if first_secrets is None:
             first_secrets = kept[1]
         assert kept[1] == first_secrets, "a restart handed the players new seats"
