@@ -17,11 +17,11 @@ when the app stops).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import marshal
 import os
 import sys
+import zlib
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -32,7 +32,7 @@ from kivy.lang import parser
 log = logging.getLogger(__name__)
 
 MAGIC = b"companion layouts 1\n"
-_CHECKSUM_BYTES = 32  # SHA-256
+_CHECKSUM_BYTES = 4  # a CRC-32 finds a torn or damaged file (hashlib costs 5 ms to import)
 _kivy_precompile = parser.ParserRuleProperty.precompile
 
 Key = tuple[str, int, str, str, Any]
@@ -89,7 +89,7 @@ class LayoutCache:
         partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.new")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_bytes(MAGIC + hashlib.sha256(payload).digest() + payload)
+            partial.write_bytes(MAGIC + _checksum(payload) + payload)
             os.replace(partial, self.path)
         except OSError as error:  # only time is lost: the next start compiles again
             log.warning("could not keep the compiled layouts in %s: %s", self.path, error)
@@ -110,7 +110,7 @@ class LayoutCache:
             return {}
         checksum = data[len(MAGIC):len(MAGIC) + _CHECKSUM_BYTES]
         payload = data[len(MAGIC) + _CHECKSUM_BYTES:]
-        if not data.startswith(MAGIC) or hashlib.sha256(payload).digest() != checksum:
+        if not data.startswith(MAGIC) or _checksum(payload) != checksum:
             log.info("the compiled layouts in %s are damaged: compiling afresh", self.path)
             return {}
         try:
@@ -121,6 +121,10 @@ class LayoutCache:
             log.info("the compiled layouts in %s are unreadable: compiling afresh", self.path)
             return {}
         return kept
+
+
+def _checksum(payload: bytes) -> bytes:
+    return zlib.crc32(payload).to_bytes(_CHECKSUM_BYTES, "big")
 
 
 def _entry_of(rule: Any) -> Entry:

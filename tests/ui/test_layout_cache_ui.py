@@ -4,7 +4,6 @@ file compiles what changed, and a damaged or unwritable cache costs time, never 
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import re
 from collections.abc import Callable, Iterator
@@ -121,15 +120,14 @@ def test_an_edited_layout_compiles_what_changed_and_forgets_what_is_gone(
 def damaged(data: bytes) -> dict[str, bytes]:
     """A good cache file's bytes, and what a pulled plug, a bad sector or another program may
     leave of it."""
-    head = len(layout_cache.MAGIC) + 32
+    head = len(layout_cache.MAGIC) + layout_cache._CHECKSUM_BYTES
     flipped = bytearray(data)
     flipped[head + 10] ^= 0x40
     not_a_dict = marshal.dumps([1, 2, 3])
     return {"empty": b"", "truncated": data[:len(data) // 2], "a byte flipped": bytes(flipped),
             "another format": b"companion layouts 0\n" + data[len(layout_cache.MAGIC):],
             "garbage": bytes(range(256)) * 8,
-            "not a table": layout_cache.MAGIC + hashlib.sha256(not_a_dict).digest()
-            + not_a_dict}
+            "not a table": layout_cache.MAGIC + layout_cache._checksum(not_a_dict) + not_a_dict}
 
 
 def test_a_damaged_cache_file_is_compiled_afresh_and_written_again(tmp_path: Path) -> None:
