@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Iterator, MutableMapping
+from typing import TYPE_CHECKING
 
 from companion import i18n
-from companion.core.commands import shown
 from companion.core.errors import Refused
-from companion.core.game import Game, GameListing
+from companion.core.listing import GameListing
+
+if TYPE_CHECKING:  # a game's `Game` brings the core's model: imported with the first game
+    from companion.core.game import Game
 
 from .glow.about import GLOW
 from .leviathan_wilds.about import LEVIATHAN_WILDS
 from .spirit_island.about import SPIRIT_ISLAND
 
 
-class GameRegistry(MutableMapping[str, Game]):
+class GameRegistry(MutableMapping[str, "Game"]):
     """The games by id, in the order listed. A listed game's `Game` is imported the first time
     it is looked up (`registry[id]`, `.values()`, `.items()`); the ids, `listed()` and
     `listing(id)` import nothing. A game may also be registered as it is (`registry[id] =
@@ -33,8 +36,10 @@ class GameRegistry(MutableMapping[str, Game]):
             i18n.add_templates(listing.catalogue_domains)  # i18n finds no game on its own
 
     def __getitem__(self, game_id: str) -> Game:
+        from companion.core.game import Game
+
         entry = self._entries[game_id]
-        if isinstance(entry, Game):
+        if not isinstance(entry, GameListing):
             return entry
         module, _, name = entry.definition.partition(":")
         game = getattr(importlib.import_module(module), name)
@@ -80,4 +85,6 @@ def game_named(game_id: object) -> Game:
     """The game with this id; Refused, listing the known ones, for anything else."""
     if isinstance(game_id, str) and game_id in GAMES:
         return GAMES[game_id]
+    from companion.core.commands import shown
+
     raise Refused(f"unknown game {shown(game_id)}; known games: {', '.join(GAMES)}")

@@ -6,14 +6,12 @@ decides what is a valid UID, a valid meaning and a valid file.
 
 from __future__ import annotations
 
-import csv
-import difflib
 import io
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from companion.core.game import TagKind
+from companion.core.listing import TagKind
 from companion.core.phrases import Phrase, Translate, as_written
 from companion.games.registry import GAMES
 from companion.i18n import N_
@@ -116,6 +114,8 @@ def check_meaning(kind: str, card: str, cards: Mapping[str, Collection[str]]) ->
         if kind == COMMAND:
             hint = f"command tags are {', '.join(TAG_COMMANDS)}"
         else:
+            import difflib  # only for a wrong card id: kept out of the app's start
+
             close = difflib.get_close_matches(card, list(choices), n=1)
             hint = (f"did you mean {close[0]!r}?" if close
                     else "the catalogue command lists every card's id")
@@ -178,6 +178,8 @@ def tags_from_csv(text: str, cards: Mapping[str, Collection[str]]) -> dict[str, 
 
 def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
     """Each CSV row with the line it starts on; a row that cannot be split is a TagFileError."""
+    import csv  # only for a tag file: kept out of the app's start
+
     reader = csv.reader(io.StringIO(text))
     end = 0  # a quoted cell may hold line breaks, so a row can span several lines
     try:
@@ -190,6 +192,8 @@ def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
 
 def tags_to_csv(tags: Mapping[str, TagMeaning]) -> str:
     """The file tags_from_csv reads, plus each card's name; by kind, then card, then uid."""
+    import csv
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import kivy
 from kivy.app import App
 from kivy.core.window import Window
 from kivy.properties import (
@@ -32,19 +31,10 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from .. import i18n
-from ..core.game import Setting
+from ..core.listing import Setting
 from ..i18n import N_, _
 from ..power import PowerControl
-from . import (  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
-    app_settings,
-    charts,
-    keys,
-    kivy_fixes,
-    layout_cache,
-    mirror_badge,
-    new_game_memory,
-    widgets,
-)
+from . import app_settings, charts, keys, kivy_fixes, mirror_badge, new_game_memory, widgets  # noqa: F401  (charts, keys, mirror_badge, widgets: named in kv)
 from .boundary import ScreenBoundary
 from .building_ahead import BuildingAhead, IdleCollection, shown_table_builds_ahead
 from .figures import sizes as figure_sizes
@@ -132,7 +122,6 @@ class CompanionApp(App):
         from ..games.registry import DEFAULT_GAME, GAMES
 
         kivy_fixes.apply()
-        layout_cache.install(Path(kivy.kivy_home_dir))
         self._config_dir = config_dir
         self.safe_start = safe_start
         super().__init__(**kwargs)
@@ -359,7 +348,6 @@ class CompanionApp(App):
         self.start_up.wait_for_first_frame()
 
     def on_stop(self) -> None:
-        layout_cache.save()
         self.sleep_watch.stop()
         self.boundary.remove()
         self.shown_when_saved.remove()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import i18n
-from ..core.game import Setting
+from ..core.listing import Setting
 from .display import draws_on_screen, screen_rotation
 from .palette import palette_named
 from .theme import THEMES, rgba

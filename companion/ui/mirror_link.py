@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import i18n
-from ..core.seats import Seat
 from ..i18n import N_
 from .app_settings import switched_on
 
 if TYPE_CHECKING:
+    from ..core.seats import Seat
     from ..mirror.seats import KeptSecrets, SeatDesk
     from ..mirror.switch import MirrorSwitch
 

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.game import Game
 from ..core.phrases import render
 from ..games.registry import DEFAULT_GAME, GAMES
 from ..i18n import _
 from ..reader.tags import COMMAND, TagMeaning, card_name, kinds
+
+if TYPE_CHECKING:
+    from ..core.game import Game
 
 FORCE_HINT = re.compile(r"\s*\(send force: true[^)]*\)")
 

@@ -3,7 +3,7 @@ its cards a reader's tag may name. Imports none of its rules (see `GameListing`)
 
 from __future__ import annotations
 
-from companion.core.game import GameListing, TagKind
+from companion.core.listing import GameListing, TagKind
 
 from .texts import CATALOGUE_DOMAIN, TAG_WORDS
 

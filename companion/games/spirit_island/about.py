@@ -3,7 +3,7 @@ the kinds of its cards a reader's tag may name. Imports none of its rules (see `
 
 from __future__ import annotations
 
-from companion.core.game import GameListing, Setting, TagKind
+from companion.core.listing import GameListing, Setting, TagKind
 from companion.i18n import N_
 
 TAG_KINDS = {
