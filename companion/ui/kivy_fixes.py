@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import kivy
 from kivy.clock import Clock
 from kivy.config import ConfigParser
 from kivy.core.text import Label as CoreLabel
@@ -30,7 +31,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
 
-from . import layout_order, unseen
+from . import layout_cache, layout_order, unseen
 
 LIFT_DELAY_S = 0.2
 """Kivy's ScrollView passes a short touch's lift to what it holds this long after the finger
@@ -62,6 +63,7 @@ def apply() -> None:
     _a_touch_passes_over_what_cannot_take_it()
     _a_popup_opened_again_centres_itself_once()
     _a_settings_file_is_written_whole_or_not_at_all()
+    layout_cache.install(Path(kivy.kivy_home_dir))
 
 
 def _a_settings_file_is_written_whole_or_not_at_all() -> None:

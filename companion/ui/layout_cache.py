@@ -9,13 +9,14 @@ name that says which Python and Kivy wrote it. An expression is found again only
 line, property and text, so an edited layout compiles what changed. The file carries a checksum:
 one torn by a pulled plug, or damaged, is read as empty and written again, never trusted.
 
-`install` puts a cache in front of Kivy's parser (once; the app does it before it loads a
+`install` puts a cache in front of Kivy's parser (kivy_fixes does it before the app loads a
 layout); `save` writes it when there is something new (after the screens are built ahead, and
-when the app stops).
+when the process ends).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import marshal
@@ -144,6 +145,8 @@ _active: LayoutCache | None = None
 def install(folder: Path) -> LayoutCache:
     """Put the cache kept in `folder` in front of Kivy's parser (again: the same one)."""
     global _active
+    if _active is None:
+        atexit.register(save)  # a stop the app saw; building ahead saves at a start too
     if _active is None or _active.path.parent != folder:
         _active = LayoutCache(folder)
     parser.ParserRuleProperty.precompile = _precompile
