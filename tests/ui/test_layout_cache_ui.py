@@ -110,6 +110,7 @@ def test_an_edited_layout_compiles_what_changed_and_forgets_what_is_gone(
         made_of(rule) for rule in properties(parsed(layout, layout_cache._kivy_precompile,
                                                     after))]
     assert edited.compiled == 1 and edited.reused == 2
+    assert set(edited._opened) == {str(layout)}  # the other file's part was not even read
     edited.save()
     kept = LayoutCache(tmp_path / "cache").kept
     texts = sorted(value for file, _line, _name, value, _mode in kept if file == str(layout))
@@ -167,7 +168,7 @@ def test_the_app_keeps_its_compiled_layouts_and_starts_over_a_damaged_file(
     log = start_and_stop(tmp_path, "--verbose", until_line="Start application main loop")
     # The layouts of the first start were found; the file is written again only if this start
     # got further (building ahead) and compiled more.
-    found = re.findall(r"kept \d+ compiled layout expressions in .* \((\d+) found there", log)
+    found = re.findall(r"kept the compiled layouts of .* \((\d+) expressions found there", log)
     assert int(found[-1]) > 600 if found else kept.stat().st_mtime_ns == written, log
 
     kept.write_bytes(kept.read_bytes()[:1000])
