@@ -36,11 +36,11 @@ class GameRegistry(MutableMapping[str, "Game"]):
             i18n.add_templates(listing.catalogue_domains)  # i18n finds no game on its own
 
     def __getitem__(self, game_id: str) -> Game:
-        from companion.core.game import Game
-
         entry = self._entries[game_id]
         if not isinstance(entry, GameListing):
             return entry
+        from companion.core.game import Game
+
         module, _, name = entry.definition.partition(":")
         game = getattr(importlib.import_module(module), name)
         if not isinstance(game, Game) or game.id != game_id:
