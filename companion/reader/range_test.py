@@ -47,6 +47,8 @@ POLLED_FAMILY = "pn532"
 """The family the host polls: a card it saw once and then not again was only brushed past."""
 EMPTY_POLLS_IN_A_GAP = 2
 """Polls that found nothing, in a silence of a polled reader that tells them, for a gap."""
+EMPTY_POLLS_WHEN_LOST = 8
+"""Polls in a row that found nothing, besides the time, before a polled card counts as gone."""
 TOO_SOON = Words(N_("Lifted too soon. Lay the card again and leave it until you are asked to "
                     "lift it."))
 
@@ -127,7 +129,8 @@ class RangeTest:
         """Time passes: the hold ends, or the card counts as lost."""
         if self.step == HOLD:
             self._hold_over(now)
-        elif self.step == LIFT and self._silent(self._frames[-1], now, self._lost_after()):
+        elif self.step == LIFT and self._silent(self._frames[-1], now, self._lost_after(),
+                                                EMPTY_POLLS_WHEN_LOST):
             self._lost()
 
     def _hold_over(self, now: float) -> None:
@@ -138,7 +141,7 @@ class RangeTest:
             elif now - first >= ONCE_WAIT_S:
                 self._finish(UNMEASURABLE, 0)
             return
-        if self._silent(last, now, max(LOST_S, 10 * self._measured())):
+        if self._silent(last, now, max(LOST_S, 10 * self._measured()), EMPTY_POLLS_WHEN_LOST):
             self._again(TOO_SOON)
             return
         if now - first < HOLD_S:
@@ -173,15 +176,16 @@ class RangeTest:
         spans = [b - a for a, b in zip(self._frames, self._frames[1:], strict=False)]
         return statistics.median(spans) if spans else 0.0
 
-    def _silent(self, since: float, until: float, longer_than: float) -> bool:
+    def _silent(self, since: float, until: float, longer_than: float,
+                empty_polls: int = EMPTY_POLLS_IN_A_GAP) -> bool:
         """No read of the card from `since` to `until`, for at least `longer_than` seconds;
-        from a reader that tells its empty polls, only if enough of them fell in between."""
+        from a reader that tells its empty polls, only if that many fell in between."""
         if until - since < longer_than:
             return False
         if self._empty_polls is None:
             return True
         empty = bisect_left(self._empty_polls, until) - bisect_right(self._empty_polls, since)
-        return empty >= EMPTY_POLLS_IN_A_GAP
+        return empty >= empty_polls
 
     def _gap(self) -> float:
         return GAP_FACTOR * (self._interval or self._measured())

@@ -285,6 +285,19 @@ def test_one_empty_poll_is_no_gap_and_a_stall_while_lying_is_no_lift() -> None:
     assert "steady until the card was gone" in said(test.result.details)
 
 
+def test_a_polled_card_is_gone_only_after_eight_empty_polls() -> None:
+    # Lifted at 3.0 for 1.5 s, but the busy host polled only four times: not gone yet; laid
+    # again, read on, then lifted for good and every poll finds nothing.
+    frames = [frame for frame in rhythm(JUNGLE, 0.0, 6.0, PN532) if not 3.0 < frame.at < 4.5]
+    empty = [3.3, 3.6, 3.9, 4.2] + polled(frames, 6.0, 9.0, PN532)
+    test = RangeTest(0.0, "pn532")
+    run_polled(test, frames, empty, 4.75)
+    assert test.step == LIFT
+    run_polled(test, frames, empty, 9.0)
+    assert test.result is not None and test.result.band == WEAK  # the long stutter, and gone
+    assert "1 gaps" in said(test.result.details)
+
+
 def test_a_card_that_stutters_at_the_very_edge_is_still_good() -> None:
     steady = rhythm(JUNGLE, 0.0, 3.0, PN532)
     edge = rhythm(JUNGLE, 3.2, 3.3, PN532)  # one gap, a last pair of reads, gone
