@@ -174,7 +174,7 @@ def test_the_range_test_leads_through_lay_and_lift_and_judges_the_rhythm(
 def is_a_gap(watch: Any, lifted: float, gap: float) -> bool:
     """The silence since the card was lifted (at `lifted`, the reader's clock) counts as a gap."""
     last_read = max((frame.at for frame in watch.since(lifted - 5.0)), default=lifted)
-    empty = [at for at in watch.empty_polls_since(last_read)]
+    empty = watch.empty_polls_since(last_read)
     return len(empty) >= range_test.EMPTY_POLLS_IN_A_GAP and empty[-1] - last_read > gap
 
 
