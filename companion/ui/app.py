@@ -384,6 +384,7 @@ class CompanionApp(App):
                 child.dismiss(animation=False)
         App._running_app = None
         figure_sizes.forget()
+        kivy_fixes.forget_recycled_rows()
 
     # --- the game ---
 

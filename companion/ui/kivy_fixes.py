@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
 from configparser import RawConfigParser
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import kivy
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.config import ConfigParser
 from kivy.core.text import Label as CoreLabel
@@ -117,6 +120,50 @@ def _reading_a_size_raises_nothing() -> None:
 
     __setslice__.works = True  # type: ignore[attr-defined]
     ObservableReferenceList.__setslice__ = __setslice__
+
+
+def forget_recycled_rows() -> None:
+    """As an app stops (tests run one after another in a process): Kivy's lists (RecycleView)
+    keep the rows they take off the screen in one cache for the whole process and hand them to
+    the next list that shows rows of that kind. A row's kv rules stay bound to the app that
+    built it: shown by a later app, the reader check's last reads kept the colours of an earlier
+    app's theme. The rows kept now are let go of, and from now on a list takes from the cache
+    only rows built while its own app runs (a list of a stopped app, refreshed late, still puts
+    its rows there). Kivy's lists are not imported at the start; none used, nothing is kept."""
+    views: Any = sys.modules.get("kivy.uix.recycleview.views")
+    if views is None:
+        return
+    views._cached_views.clear()
+    views._cache_count = 0
+    adapter = views.RecycleDataAdapter
+    if getattr(adapter.get_view, "own_rows_only", False):
+        return
+    create_view, get_view = adapter.create_view, adapter.get_view
+
+    def create_view_marked(self: Any, index: int, data_item: Any, viewclass: Any) -> Any:
+        view = create_view(self, index, data_item, viewclass)
+        if view is not None:
+            app = App.get_running_app()
+            view.built_by_app = weakref.ref(app) if app is not None else None
+        return view
+
+    def get_view_of_this_app(self: Any, index: int, data_item: Any, viewclass: Any) -> Any:
+        cached = views._cached_views.get(viewclass)
+        running = App.get_running_app()
+        while cached and _built_by(cached[-1]) is not running:
+            cached.pop()
+            views._cache_count -= 1
+        return get_view(self, index, data_item, viewclass)
+
+    get_view_of_this_app.own_rows_only = True  # type: ignore[attr-defined]
+    adapter.create_view = create_view_marked
+    adapter.get_view = get_view_of_this_app
+
+
+def _built_by(row: Any) -> Any:
+    """The app that built a list's row; None for a row built before forget_recycled_rows."""
+    built_by_app = getattr(row, "built_by_app", None)
+    return built_by_app() if built_by_app is not None else None
 
 
 def _one_bar_colour_binding_per_scroll_view() -> None:

@@ -242,3 +242,32 @@ def test_screenshots_of_the_check_and_the_range_test(size: tuple[int, int], lang
         ui.close()
         device.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_later_app_in_the_process_lists_its_reads_in_its_own_theme(tmp_path: Path) -> None:
+    """Kivy keeps the rows a list takes off the screen in one cache for the process and hands
+    them to the next list of their kind; a row built by an app that has stopped follows that
+    app's theme, not the next one's. Two apps, one after the other, as the tests run them: the
+    second's last reads change colour with its theme."""
+    from .tour import reader_check_stops
+
+    for run in ("first", "second"):
+        (tmp_path / run).mkdir()
+        ui = Harness(tmp_path / run / "games.db")
+        try:
+            ui.tap_id("settings")
+            walk = reader_check_stops(ui)
+            assert "reader-check" in iter(walk)  # stops there, the rows listed
+            rows = [row for row in ui.screen.ids.reads.walk(restrict=True)
+                    if type(row).__name__ == "ReadRow"]
+            assert rows
+            for theme in ("light", "night", "dark"):
+                ui.app.change_setting("companion", "theme", theme)
+                ui.frames(2)
+                inks = [list(ui.app.colours[role]) for role in ("text", "muted")]
+                stale = [(label.text, list(label.color)) for row in rows
+                         for label in row.children if list(label.color) not in inks]
+                assert not stale, (run, theme, stale)
+            walk.close()
+        finally:
+            ui.close()
