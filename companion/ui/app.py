@@ -92,8 +92,7 @@ class CompanionApp(App):
     service = ObjectProperty(None)
     """The game service the app drives."""
     reader_status = StringProperty("Card reader: off")
-    """Whether a card reader is connected, and where (the reader link writes it, in the
-    language in use)."""
+    """Whether a card reader is connected, and where (the reader link writes it, translated)."""
     read_message = StringProperty("")
     """What the last card laid on the reader was taken as; a tap clears it."""
     mirror_url = StringProperty("")

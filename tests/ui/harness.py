@@ -322,7 +322,7 @@ class Harness:
 
     def _let_the_scroll_views_lift(self, touch: Any) -> None:
         """A ScrollView passes a short touch's lift to what it holds later, on Kivy's clock
-        (scrollview.py, on_scroll_stop: 0.2 s, the next frame in the app, kivy_fixes.py): the
+        (scrollview.py, on_scroll_stop: 0.2 s, the next frame in the app, kivy_list_fixes.py): the
         lift still on the clock is taken off and done now, whatever its delay, so it never
         lands in the next tap; then two frames for what it changed."""
         from kivy.clock import Clock

@@ -1,7 +1,7 @@
 """A tap on a button inside a scrolling column acts in the frame after the finger lifts, as a
 tap on any other button does. Kivy's ScrollView, unable to tell a tap from the start of a drag
 until the lift, pressed the button then and lifted it 0.2 s later: every step action, picker
-row and panel stepper answered a fifth of a second late (companion/ui/kivy_fixes.py).
+row and panel stepper answered a fifth of a second late (companion/ui/kivy_list_fixes.py).
 
 These taps are the raw touches a panel reports, without the harness's help: it does a
 ScrollView's pending lift at once (tests/ui/harness.py), which would hide the delay.
