@@ -94,6 +94,17 @@ def prepare_kivy(kivy_home: Path | None = None, width: int = 800, height: int = 
         Config.set("graphics", "minimum_height", "320")
 
 
+def compile_layouts_once() -> None:
+    """Kivy's own style.kv through the compiled layouts kept from the last start, as the app's
+    layouts are (companion/ui/layout_cache.py): called after `prepare_kivy`, before Kivy's
+    window is imported."""
+    import kivy
+
+    from .layout_cache import install_before_kivy_parses
+
+    install_before_kivy_parses(Path(kivy.kivy_home_dir))
+
+
 TOUCH_PANEL = ("touch_panel", "probesysfs,provider=mtdev")
 """The touch panel's one input under KMS/DRM: Kivy reads it from /dev/input itself, through
 libmtdev, which reads both multitouch protocols. Kivy's own hidinput reader collects points only
@@ -150,6 +161,7 @@ def run_app(db_path: Path, verbose: bool = False) -> int:
         return build_service(db_path, resume=not record.safe)[0]
 
     prepare_kivy(db_path.parent / "kivy", verbose=verbose)
+    compile_layouts_once()
     try:
         from kivy.core.window import Window
     except (Exception, SystemExit) as error:  # Kivy may raise or exit when refused a display

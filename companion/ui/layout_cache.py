@@ -10,31 +10,60 @@ line, property and text, so an edited layout compiles what changed. The file car
 one torn by a pulled plug, or damaged, is read as empty and written again, never trusted.
 
 `install` puts a cache in front of Kivy's parser (kivy_fixes does it before the app loads a
-layout); `save` writes it when there is something new (after the screens are built ahead, and
-when the process ends).
+layout); `install_before_kivy_parses` does it as Kivy's parser is first imported, ahead of
+Kivy's own style.kv (another 790 expressions, compiled by every Kivy app at every start: 30–40
+ms on this VM); `save` writes it when there is something new (after the screens are built ahead,
+and when the process ends).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib
 import logging
 import marshal
 import os
 import sys
 import zlib
+from collections.abc import Callable, Sequence
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
-import kivy
-from kivy.lang import parser
+import kivy  # (its package only: Kivy's parser is imported when needed, see the docstring)
 
 log = logging.getLogger(__name__)
 
 MAGIC = b"companion layouts 2\n"
 _CHECKSUM_BYTES = 4  # a CRC-32 finds a torn or damaged file (hashlib costs 5 ms to import)
-_kivy_precompile = parser.ParserRuleProperty.precompile
+PARSER_MODULE = "kivy.lang.parser"
+
+_kivy_own_precompile: Callable[[Any], None] | None = None
+"""Kivy's compilation of one rule, as it was before the cache was put in front of it."""
+
+
+def _parser() -> ModuleType:
+    """Kivy's parser module (imported now if it was not: Kivy then loads its style.kv)."""
+    global _kivy_own_precompile
+    module = sys.modules.get(PARSER_MODULE) or importlib.import_module(PARSER_MODULE)
+    if _kivy_own_precompile is None:
+        _kivy_own_precompile = module.ParserRuleProperty.precompile
+    return module
+
+
+def _kivy_precompile(rule: Any) -> None:
+    """Kivy's own compilation of one rule."""
+    if _kivy_own_precompile is None:
+        _parser()
+    assert _kivy_own_precompile is not None
+    _kivy_own_precompile(rule)
+
+
+if PARSER_MODULE in sys.modules:
+    _parser()
 
 Key = tuple[str, int, str, str, Any]
 """A rule's file, line, property name, expression text and the mode it was asked for."""
@@ -176,12 +205,49 @@ def install(folder: Path) -> LayoutCache:
         atexit.register(save)  # a stop the app saw; building ahead saves at a start too
     if _active is None or _active.path.parent != folder:
         _active = LayoutCache(folder)
+    parser = _parser()
     parser.ParserRuleProperty.precompile = _precompile
     # Kivy checks every letter of every name in a layout against these lists, one by one: as
     # sets, parsing the start's layouts took 4 ms less (15 → 11 ms on this VM, warm).
     parser.Parser.PROP_RANGE = frozenset(parser.Parser.PROP_RANGE)
     parser.Parser.CLASS_RANGE = frozenset(parser.Parser.CLASS_RANGE)
     return _active
+
+
+class _InstallAfterKivyParser(MetaPathFinder):
+    """Finds Kivy's parser module as Python would, and installs the cache once its code has
+    run: before Kivy's builder, which imports it, goes on to load Kivy's style.kv."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def find_spec(self, name: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if name != PARSER_MODULE:
+            return None
+        sys.meta_path.remove(self)
+        spec = PathFinder.find_spec(name, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        loader: Any = spec.loader
+        run_module = loader.exec_module
+        folder = self.folder
+
+        def exec_module(module: ModuleType) -> None:
+            run_module(module)
+            install(folder)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def install_before_kivy_parses(folder: Path) -> None:
+    """Put the cache kept in `folder` in front of Kivy's parser as soon as it is imported (now,
+    if it has been): the app's start calls it before importing Kivy's window."""
+    if PARSER_MODULE in sys.modules:
+        install(folder)
+    elif not any(isinstance(finder, _InstallAfterKivyParser) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _InstallAfterKivyParser(folder))
 
 
 def save() -> None:

@@ -14,14 +14,16 @@ How the figures are made:
 - cold start: each run is a fresh `python -c ...` subprocess under the same DISPLAY and the same
   Kivy environment (KIVY_NO_ARGS, KIVY_NO_CONSOLELOG, KIVY_NO_FILELOG, one temporary KIVY_HOME).
   The companion child does what `companion.ui.launch.run_app` does (build_service over a fresh
-  database file, prepare_kivy, open the window, CompanionApp(...).run()); the bare child calls
-  prepare_kivy, opens the window and runs an App whose root is one Label. Both bind the window's
-  on_flip in on_start and print FIRST_FRAME once the first frame has been swapped to the screen,
-  then stop. A run is timed from just before `subprocess.Popen` until the parent reads that line.
-  The two kinds alternate, after one warm-up run of each (so both find a written KIVY_HOME and
-  warm file caches). The app's bytecode is compiled first, as `tasks.py setup` does and as
-  Python does by itself on the Pi (Kivy and the other packages have theirs from pip). The
-  children stamp CLOCK_MONOTONIC at a few points, which splits the time into its phases.
+  database file, prepare_kivy, compile_layouts_once, open the window, CompanionApp(...).run());
+  the bare child calls prepare_kivy (not compile_layouts_once: a bare Kivy app compiles Kivy's
+  style.kv at every start), opens the window and runs an App whose root is one Label. Both bind
+  the window's on_flip in on_start and print FIRST_FRAME once the first frame has been swapped
+  to the screen, then stop. A run is timed from just before `subprocess.Popen` until the parent
+  reads that line. The two kinds alternate, after one warm-up run of each (so both find a
+  written KIVY_HOME and warm file caches). The app's bytecode is compiled first, as `tasks.py
+  setup` does and as Python does by itself on the Pi (Kivy and the other packages have theirs
+  from pip). The children stamp CLOCK_MONOTONIC at a few points, which splits the time into its
+  phases.
 - tap to frame: in this process, the real app on a fresh database in the test harness's window
   (tests/ui/harness.py). A game is started through the screens (new game, start, ready) and then
   Done and "+1 fear" are tapped in turn, so the game moves on through its rounds; the fear-card
@@ -105,12 +107,13 @@ t_begin = time.monotonic_ns()
 import sys
 from pathlib import Path
 db_path = Path(sys.argv[1])
-from companion.ui.launch import prepare_kivy
+from companion.ui.launch import compile_layouts_once, prepare_kivy
 def open_service():
     from companion.bootstrap import build_service
     return build_service(db_path)[0]
 t_service = time.monotonic_ns()
 prepare_kivy(db_path.parent / "kivy")
+compile_layouts_once()
 from kivy.core.window import Window
 t_window = time.monotonic_ns()
 from companion.ui.app import CompanionApp
